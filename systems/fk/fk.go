@@ -1,0 +1,97 @@
+package fk
+
+import (
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Job computes world transforms of bones [Lo, Hi) of one character.
+type Job struct {
+	// Inputs.
+	Parents    []int32 // parent of each bone, -1 for roots; parent[i] < i
+	LocalPos   []mgl32.Vec3
+	LocalRot   []mgl32.Quat
+	LocalScale []mgl32.Vec3
+	RootPos    mgl32.Vec3 // the character root's world transform
+	RootRot    mgl32.Quat
+	RootScale  mgl32.Vec3
+	Lo, Hi     int // bone range to compute; bones before Lo are current
+
+	// Outputs (also read: the world transforms of parents before Lo).
+	WorldPos   []mgl32.Vec3
+	WorldRot   []mgl32.Quat
+	WorldScale []mgl32.Vec3
+}
+
+// Validate reports a job whose slices or range do not fit together. Run
+// on a job that Validate accepts cannot index out of range.
+func (j *Job) Validate() error {
+	n := len(j.Parents)
+	for name, l := range map[string]int{
+		"LocalPos": len(j.LocalPos), "LocalRot": len(j.LocalRot), "LocalScale": len(j.LocalScale),
+		"WorldPos": len(j.WorldPos), "WorldRot": len(j.WorldRot), "WorldScale": len(j.WorldScale),
+	} {
+		if l != n {
+			return fmt.Errorf("fk: len(%s) = %d, want len(Parents) = %d", name, l, n)
+		}
+	}
+	if j.Lo < 0 || j.Hi > n || j.Lo > j.Hi {
+		return fmt.Errorf("fk: range [%d, %d) outside [0, %d)", j.Lo, j.Hi, n)
+	}
+	for i, p := range j.Parents {
+		if p >= int32(i) || p < -1 {
+			return fmt.Errorf("fk: Parents[%d] = %d, want -1 <= parent < %d", i, p, i)
+		}
+	}
+	return nil
+}
+
+// Run computes the world transforms of bones [Lo, Hi).
+func (j *Job) Run() {
+	Run(j.WorldPos, j.WorldRot, j.WorldScale, j.Parents, j.LocalPos, j.LocalRot, j.LocalScale,
+		j.RootPos, j.RootRot, j.RootScale, j.Lo, j.Hi)
+}
+
+// Run is the kernel behind Job.Run, with destinations first, for callers
+// that keep their slices in their own structures.
+func Run(worldPos []mgl32.Vec3, worldRot []mgl32.Quat, worldScale []mgl32.Vec3,
+	parents []int32, localPos []mgl32.Vec3, localRot []mgl32.Quat, localScale []mgl32.Vec3,
+	rootPos mgl32.Vec3, rootRot mgl32.Quat, rootScale mgl32.Vec3, lo, hi int) {
+	if lo >= hi {
+		return
+	}
+	// Re-slice to [:hi] so the compiler can drop bounds checks on i.
+	parents, localPos, localRot, localScale = parents[:hi], localPos[:hi], localRot[:hi], localScale[:hi]
+	worldPos, worldRot, worldScale = worldPos[:hi], worldRot[:hi], worldScale[:hi]
+	for i := lo; i < hi; i++ {
+		var pp, ps mgl32.Vec3
+		var pr mgl32.Quat
+		if p := parents[i]; p >= 0 {
+			pp, pr, ps = worldPos[p], worldRot[p], worldScale[p]
+		} else {
+			pp, pr, ps = rootPos, rootRot, rootScale
+		}
+		lp, lr, ls := localPos[i], localRot[i], localScale[i]
+		// Scaled local offset, rotated by the parent (t = 2 v×x form).
+		x, y, z := ps[0]*lp[0], ps[1]*lp[1], ps[2]*lp[2]
+		qw, qx, qy, qz := pr.W, pr.V[0], pr.V[1], pr.V[2]
+		tx := 2 * (qy*z - qz*y)
+		ty := 2 * (qz*x - qx*z)
+		tz := 2 * (qx*y - qy*x)
+		worldPos[i] = mgl32.Vec3{
+			pp[0] + x + qw*tx + (qy*tz - qz*ty),
+			pp[1] + y + qw*ty + (qz*tx - qx*tz),
+			pp[2] + z + qw*tz + (qx*ty - qy*tx),
+		}
+		worldRot[i] = mgl32.Quat{
+			W: qw*lr.W - qx*lr.V[0] - qy*lr.V[1] - qz*lr.V[2],
+			V: mgl32.Vec3{
+				qw*lr.V[0] + qx*lr.W + qy*lr.V[2] - qz*lr.V[1],
+				qw*lr.V[1] + qy*lr.W + qz*lr.V[0] - qx*lr.V[2],
+				qw*lr.V[2] + qz*lr.W + qx*lr.V[1] - qy*lr.V[0],
+			},
+		}
+		worldScale[i] = mgl32.Vec3{ps[0] * ls[0], ps[1] * ls[1], ps[2] * ls[2]}
+	}
+}
