@@ -1,0 +1,26 @@
+// Package ecs is sway's facade: the part of the library a game touches.
+// It creates a sway world on a new or an existing arche world, adds
+// characters, steps the ordered pipeline and reads poses.
+//
+// The package is named after the directory; import it under another name
+// when you also import arche's ecs package:
+//
+//	import (
+//		"github.com/mlange-42/arche/ecs"
+//		sway "github.com/sway-anim/sway/ecs"
+//	)
+//
+// Outline:
+//   - [NewSkeleton], [SkeletonDesc], [Bone]: describe and build a skeleton.
+//   - [NewWorld], [Attach]: a sway world with its own arche world or on yours.
+//   - [World.AddCharacter], [World.RemoveCharacter], [World.SetRoot]:
+//     characters are entities holding a [components.Pose] and a
+//     [components.Root].
+//   - [World.Step]: one frame of the pipeline (see systems.NewDefaultPipeline).
+//   - [World.BoneWorld], [World.Pose], [World.Checksum]: read the result.
+//   - [FieldError], [ErrInvalid]: every bad input is reported at set-up as a
+//     *FieldError naming the field and value; per-frame code never panics.
+//
+// A World is not safe for concurrent use: call it from the game loop's
+// goroutine; it spreads each frame over its own workers.
+package ecs

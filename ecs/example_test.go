@@ -1,0 +1,48 @@
+package ecs_test
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	sway "github.com/sway-anim/sway/ecs"
+)
+
+// A two-bone arm on a character standing at x = 2, turned a quarter turn
+// about Y; one frame later the hand is read back in world space.
+func Example() {
+	skel, err := sway.NewSkeleton(sway.SkeletonDesc{Name: "arm", Bones: []sway.BoneDesc{
+		sway.Bone("shoulder", "", mgl32.Vec3{0, 1.5, 0}),
+		sway.Bone("elbow", "shoulder", mgl32.Vec3{0.3, 0, 0}),
+		sway.Bone("hand", "elbow", mgl32.Vec3{0.25, 0, 0}),
+	}})
+	if err != nil {
+		panic(err)
+	}
+	w := sway.NewWorld(sway.Options{Workers: 2})
+	defer w.Close()
+
+	root := sway.At(mgl32.Vec3{2, 0, 0})
+	root.Rot = mgl32.QuatRotate(math.Pi/2, mgl32.Vec3{0, 1, 0})
+	char, err := w.AddCharacter(skel, root)
+	if err != nil {
+		panic(err)
+	}
+	if err := w.Step(1.0 / 60); err != nil {
+		panic(err)
+	}
+	hand, _ := w.BoneWorld(char, skel.Index("hand"))
+	fmt.Printf("hand at (%.2f, %.2f, %.2f)\n", hand.Pos[0], hand.Pos[1], hand.Pos[2])
+	// Output: hand at (2.00, 1.50, -0.55)
+}
+
+// Bad input is reported at set-up with the field and the value.
+func ExampleNewSkeleton_error() {
+	_, err := sway.NewSkeleton(sway.SkeletonDesc{Bones: []sway.BoneDesc{
+		sway.Bone("hips", "", mgl32.Vec3{}),
+		sway.Bone("tail", "pelvis", mgl32.Vec3{0, 0, -0.1}),
+	}})
+	fmt.Println(err)
+	// Output: sway: SkeletonDesc.Bones[1].Parent = pelvis: no bone has this name
+}

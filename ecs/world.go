@@ -1,0 +1,131 @@
+package ecs
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+
+	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/check"
+	"github.com/sway-anim/sway/internal/rig"
+	"github.com/sway-anim/sway/jobs"
+	"github.com/sway-anim/sway/systems"
+)
+
+// Options configures a World.
+type Options struct {
+	// Workers is the number of goroutines a frame is spread over, the
+	// caller's included; 0 means GOMAXPROCS. Results do not depend on it.
+	Workers int
+	// Pipeline replaces the default pipeline (systems.NewDefaultPipeline).
+	Pipeline *systems.Pipeline
+}
+
+// World is a sway world: an arche world with sway's resources, systems and
+// characters.
+type World struct {
+	ecs      *ecs.World
+	pipeline *systems.Pipeline
+	jobs     *jobs.Pool
+	pool     *rig.Pool
+	reg      *rig.Registry
+	time     *components.Time
+	faults   *systems.Faults
+	chars    generic.Map2[components.Pose, components.Root]
+	poses    generic.Map[components.Pose]
+	closed   bool
+}
+
+// NewWorld returns a sway world on a new arche world.
+func NewWorld(opts Options) *World {
+	w := ecs.NewWorld()
+	sw, _ := Attach(&w, opts) // a new world has no sway resources yet
+	return sw
+}
+
+// Attach makes w a sway world: it adds sway's resources and initialises
+// the pipeline on it. It fails if w already is one.
+func Attach(w *ecs.World, opts Options) (*World, error) {
+	if r := generic.NewResource[rig.Pool](w); r.Has() {
+		return nil, fmt.Errorf("sway: the arche world is already a sway world")
+	}
+	if opts.Workers < 0 {
+		return nil, check.Errorf("Options", "Workers", opts.Workers, "must be >= 0 (0 = GOMAXPROCS)")
+	}
+	systems.AddResources(w, opts.Workers)
+	p := opts.Pipeline
+	if p == nil {
+		p = systems.NewDefaultPipeline()
+	}
+	sw := &World{
+		ecs:      w,
+		pipeline: p,
+		jobs:     ecs.GetResource[jobs.Pool](w),
+		pool:     ecs.GetResource[rig.Pool](w),
+		reg:      ecs.GetResource[rig.Registry](w),
+		time:     ecs.GetResource[components.Time](w),
+		faults:   ecs.GetResource[systems.Faults](w),
+		chars:    generic.NewMap2[components.Pose, components.Root](w),
+		poses:    generic.NewMap[components.Pose](w),
+	}
+	p.Initialize(w)
+	return sw, nil
+}
+
+// ECS returns the underlying arche world, for the game's own components
+// and queries.
+func (w *World) ECS() *ecs.World { return w.ecs }
+
+// Pipeline returns the world's pipeline, to add systems or read timings.
+func (w *World) Pipeline() *systems.Pipeline { return w.pipeline }
+
+// Workers returns the number of workers a frame is spread over.
+func (w *World) Workers() int { return w.jobs.Workers() }
+
+// SetWorkers changes the number of workers (0: GOMAXPROCS).
+func (w *World) SetWorkers(n int) error {
+	if n < 0 {
+		return check.Errorf("World", "Workers", n, "must be >= 0 (0 = GOMAXPROCS)")
+	}
+	w.jobs.SetWorkers(n)
+	return nil
+}
+
+// Time returns the frame clock.
+func (w *World) Time() components.Time { return *w.time }
+
+// MaxDt is the largest frame time Step accepts; a longer hitch is stepped
+// as MaxDt (the documented clamp), so one stall of seconds cannot fling
+// the simulation.
+const MaxDt = 0.25
+
+// Step runs one frame of dt seconds. A negative or non-finite dt is
+// rejected with a *FieldError and nothing runs; dt above MaxDt is clamped
+// to MaxDt. Step returns the first fault the systems recovered from during
+// the frame (a recovered panic), after finishing the frame.
+func (w *World) Step(dt float32) error {
+	if w.closed {
+		return fmt.Errorf("sway: Step on a closed world")
+	}
+	if math.IsNaN(float64(dt)) || math.IsInf(float64(dt), 0) || dt < 0 {
+		return check.Errorf("World", "Step.dt", dt, "must be finite and >= 0")
+	}
+	dt = min(dt, MaxDt)
+	w.time.Dt = dt
+	w.time.Elapsed += float64(dt)
+	w.time.Frame++
+	w.pipeline.Update(w.ecs)
+	return w.faults.Take()
+}
+
+// Close finalises the pipeline and stops the workers.
+func (w *World) Close() error {
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	w.pipeline.Finalize(w.ecs)
+	return w.jobs.Close()
+}

@@ -1,0 +1,99 @@
+package systems
+
+import (
+	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+
+	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/mathx"
+	"github.com/sway-anim/sway/internal/rig"
+	"github.com/sway-anim/sway/systems/fk"
+)
+
+// CharacterGrain is the number of characters in one chunk of a parallel
+// system. It is fixed, so chunk boundaries never depend on the number of
+// workers; 16 characters of the standard rig are 10-50 µs of work, large
+// enough to hide the hand-off and small enough to balance two cores.
+const CharacterGrain = 16
+
+// charRef points at one character's components for the length of one
+// Update (see the package doc for why that is safe).
+type charRef struct {
+	pose *components.Pose
+	root *components.Root
+}
+
+// characters gathers the characters a filter matches, on the calling
+// goroutine, into a slice reused from frame to frame.
+type characters struct {
+	filter *generic.Filter2[components.Pose, components.Root]
+	items  []charRef
+}
+
+func newCharacters() characters {
+	return characters{filter: generic.NewFilter2[components.Pose, components.Root]()}
+}
+
+func (c *characters) gather(w *ecs.World) []charRef {
+	q := c.filter.Query(w)
+	for q.Next() {
+		p, r := q.Get()
+		c.items = append(c.items, charRef{p, r})
+	}
+	return c.items
+}
+
+// release drops the pointers so none outlives the frame.
+func (c *characters) release() {
+	clear(c.items)
+	c.items = c.items[:0]
+}
+
+// rootFinite reports whether a root transform is usable.
+func rootFinite(t *components.Transform) bool {
+	return mathx.Vec3Finite(t.Pos) && mathx.QuatFinite(t.Rot) && mathx.Vec3Finite(t.Scale)
+}
+
+// Sync brings the world transforms of one character up to date: a changed
+// root marks the whole pose dirty, then only the dirty range is
+// recomputed. A non-finite root is not used: the character keeps its last
+// good world pose and Pose.Faults counts the frame. Sync reports whether
+// the world pose is current.
+func Sync(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root) bool {
+	return syncUpTo(pool, skel, pose, root, pose.Count)
+}
+
+// EnsureCurrent makes the world transform of one bone current without
+// recomputing more than its stale ancestors and the stale bones before it:
+// bones before DirtyLo are current, and the ancestors of bone b lie in
+// [DirtyLo, b], so recomputing [DirtyLo, b] suffices and the dirty range
+// shrinks to [b+1, DirtyHi). Systems that read a world transform mid-phase
+// (look-at reading the head after breathing) call this.
+func EnsureCurrent(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root, bone int32) bool {
+	return syncUpTo(pool, skel, pose, root, bone+1)
+}
+
+func syncUpTo(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root, end int32) bool {
+	if root.Transform != pose.SyncedRoot {
+		if !rootFinite(&root.Transform) {
+			pose.Faults++
+			return false
+		}
+		pose.SyncedRoot = root.Transform
+		pose.MarkAllDirty()
+	}
+	if pose.Clean() || end <= pose.DirtyLo {
+		return true
+	}
+	hi := min(end, pose.DirtyHi)
+	a, b := pose.First, pose.First+pose.Count
+	fk.Run(pool.WorldPos[a:b], pool.WorldRot[a:b], pool.WorldScale[a:b], skel.Parents(),
+		pool.LocalPos[a:b], pool.LocalRot[a:b], pool.LocalScale[a:b],
+		root.Pos, root.Rot, root.Scale, int(pose.DirtyLo), int(hi))
+	if hi >= pose.DirtyHi {
+		pose.MarkClean()
+	} else {
+		pose.DirtyLo = hi
+	}
+	return true
+}

@@ -1,0 +1,28 @@
+// Package systems holds sway's ECS systems and the ordered pipeline that
+// runs them. Each system has the shape of arche-model's System
+// (Initialize, Update, Finalize on *ecs.World), so it drops into an
+// arche-model Model as well as into a [Pipeline].
+//
+// Outline:
+//   - [Pipeline] and [Phase]: systems in named phases, run in order, with
+//     per-system timing and pprof labels ("system" = name).
+//   - [NewDefaultPipeline]: the standard order (see docs/architecture.md).
+//   - [PoseReset]: every character's local pose back to its rest pose (the
+//     animation phase when no animation layer drives the character).
+//   - [ForwardKinematics]: brings world transforms up to date, recomputing
+//     only each character's dirty bone range.
+//   - [Clock]: advances the components.Time resource, for arche-model users.
+//   - [Faults]: the world resource where systems report recovered faults.
+//
+// The threading model: a system queries on the calling goroutine, gathers
+// pointers to the matched components into a reused slice, and hands chunks
+// of that slice to the job system. The pointers are used only until the
+// parallel-for returns, inside the same Update, while no entity can be
+// created or removed; the slice is cleared afterwards. Chunks are disjoint
+// because every character owns its own range of the pose pool and its own
+// components, and a worker writes only the characters of its chunk.
+//
+// The math of each step lives in pure sub-packages (fk, and later the
+// chain, spring, breath, look-at, IK and blend kernels) that tests and
+// benchmarks call without a world.
+package systems

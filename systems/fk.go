@@ -1,0 +1,50 @@
+package systems
+
+import (
+	"github.com/mlange-42/arche/ecs"
+
+	"github.com/sway-anim/sway/internal/rig"
+	"github.com/sway-anim/sway/jobs"
+)
+
+// ForwardKinematics brings every character's world transforms up to date
+// (see [Sync]). The default pipeline runs one after each phase whose
+// output a later phase reads; a character whose pose did not change costs
+// only the check.
+type ForwardKinematics struct {
+	frame frame
+	chars characters
+	job   *jobs.Job
+	body  func(lo, hi int)
+	pool  *rig.Pool
+	reg   *rig.Registry
+}
+
+// NewForwardKinematics returns a forward-kinematics system; name labels
+// its job for timing and pprof.
+func NewForwardKinematics(name string) *ForwardKinematics {
+	s := &ForwardKinematics{chars: newCharacters(), job: jobs.NewJob(name)}
+	s.body = s.run
+	return s
+}
+
+// Initialize implements System.
+func (s *ForwardKinematics) Initialize(w *ecs.World) { s.frame = newFrame(w) }
+
+// Update implements System.
+func (s *ForwardKinematics) Update(w *ecs.World) {
+	items := s.chars.gather(w)
+	s.pool, s.reg = s.frame.pool.Get(), s.frame.reg.Get()
+	s.frame.faults.Get().Report(s.frame.jobs.Get().For(s.job, len(items), CharacterGrain, s.body))
+	s.chars.release()
+	s.pool, s.reg = nil, nil
+}
+
+func (s *ForwardKinematics) run(lo, hi int) {
+	for _, c := range s.chars.items[lo:hi] {
+		Sync(s.pool, s.reg.Skeletons[c.pose.Skeleton], c.pose, c.root)
+	}
+}
+
+// Finalize implements System.
+func (s *ForwardKinematics) Finalize(w *ecs.World) {}

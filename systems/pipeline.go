@@ -1,0 +1,138 @@
+package systems
+
+import (
+	"context"
+	"runtime/pprof"
+	"time"
+
+	"github.com/mlange-42/arche/ecs"
+)
+
+// System is the shape of arche-model's model.System.
+type System interface {
+	Initialize(w *ecs.World)
+	Update(w *ecs.World)
+	Finalize(w *ecs.World)
+}
+
+// Phase orders the systems of a frame.
+type Phase uint8
+
+// The phases of a frame, in the order they run.
+const (
+	PhaseAnimation   Phase = iota // pose reset or the animation layer; then FK of the animated pose
+	PhaseProcedural               // breath, look-at, IK; then FK
+	PhasePrepare                  // secondary motion: per-frame inputs of chains and springs
+	PhaseIntegrate                // secondary motion: Verlet integration
+	PhaseConstraints              // secondary motion: constraints and colliders
+	PhaseSprings                  // secondary motion: spring bones
+	PhaseApply                    // simulated particles back into the pose
+	PhaseFinal                    // final FK: the pose the game reads
+	NumPhases
+)
+
+var phaseNames = [NumPhases]string{"animation", "procedural", "prepare", "integrate", "constraints", "springs", "apply", "final"}
+
+func (p Phase) String() string {
+	if p < NumPhases {
+		return phaseNames[p]
+	}
+	return "phase?"
+}
+
+// SystemStats is one system's timing.
+type SystemStats struct {
+	Name  string
+	Phase Phase
+	Calls uint64
+	Last  time.Duration // wall time of the last Update
+	Total time.Duration
+}
+
+type entry struct {
+	sys    System
+	labels context.Context
+	stats  SystemStats
+}
+
+// Pipeline runs systems phase by phase, in the order they were added within
+// a phase. It is itself a System, so a whole sway frame can be one system
+// of an arche-model Model.
+type Pipeline struct {
+	entries []entry
+	world   *ecs.World
+}
+
+// Add appends sys to phase under name. Systems added after Initialize are
+// initialised at once.
+func (p *Pipeline) Add(phase Phase, name string, sys System) {
+	e := entry{
+		sys:    sys,
+		labels: pprof.WithLabels(context.Background(), pprof.Labels("system", name)),
+		stats:  SystemStats{Name: name, Phase: phase},
+	}
+	i := len(p.entries)
+	for i > 0 && p.entries[i-1].stats.Phase > phase {
+		i--
+	}
+	p.entries = append(p.entries, entry{})
+	copy(p.entries[i+1:], p.entries[i:])
+	p.entries[i] = e
+	if p.world != nil {
+		sys.Initialize(p.world)
+	}
+}
+
+// Initialize initialises every system.
+func (p *Pipeline) Initialize(w *ecs.World) {
+	p.world = w
+	for i := range p.entries {
+		p.entries[i].sys.Initialize(w)
+	}
+}
+
+// Update runs every system once, in phase order, timing each and labelling
+// the calling goroutine with the system's name for pprof.
+func (p *Pipeline) Update(w *ecs.World) {
+	for i := range p.entries {
+		e := &p.entries[i]
+		pprof.SetGoroutineLabels(e.labels)
+		start := time.Now()
+		e.sys.Update(w)
+		d := time.Since(start)
+		e.stats.Calls++
+		e.stats.Last = d
+		e.stats.Total += d
+	}
+	pprof.SetGoroutineLabels(context.Background())
+}
+
+// Finalize finalises every system.
+func (p *Pipeline) Finalize(w *ecs.World) {
+	for i := range p.entries {
+		p.entries[i].sys.Finalize(w)
+	}
+	p.world = nil
+}
+
+// Stats appends every system's timing to dst, in run order.
+func (p *Pipeline) Stats(dst []SystemStats) []SystemStats {
+	for i := range p.entries {
+		dst = append(dst, p.entries[i].stats)
+	}
+	return dst
+}
+
+// Len returns the number of systems.
+func (p *Pipeline) Len() int { return len(p.entries) }
+
+// NewDefaultPipeline returns the standard frame: pose reset, forward
+// kinematics after each phase whose output later phases read, and a final
+// forward-kinematics pass. Later features add their systems to the phases.
+func NewDefaultPipeline() *Pipeline {
+	p := &Pipeline{}
+	p.Add(PhaseAnimation, "pose.reset", NewPoseReset())
+	p.Add(PhaseAnimation, "fk.animated", NewForwardKinematics("fk.animated"))
+	p.Add(PhaseFinal, "fk.final", NewForwardKinematics("fk.final"))
+	return p
+}
