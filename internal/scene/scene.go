@@ -18,12 +18,12 @@ import (
 
 // Bone counts of the standard rig.
 const (
-	BodyBones      = 21 // hips .. feet
-	HairChains     = 8  // hanging from the head
-	HairLength     = 6  // moving bones per hair chain
-	EarLength      = 3  // moving bones per ear chain (two ears)
-	TailLength     = 8  // moving bones of the tail, from the hips
-	Earrings       = 2  // one simple tip spring each, on the head
+	BodyBones      = 21                                               // hips .. feet
+	HairChains     = 8                                                // hanging from the head
+	HairLength     = 6                                                // moving bones per hair chain
+	EarLength      = 3                                                // moving bones per ear chain (two ears)
+	TailLength     = 8                                                // moving bones of the tail, from the hips
+	Earrings       = 2                                                // one simple tip spring each, on the head
 	SecondaryBones = HairChains*HairLength + 2*EarLength + TailLength // 62 moving particles
 	BonesPerChar   = BodyBones + SecondaryBones + Earrings            // 85
 )
