@@ -1,0 +1,130 @@
+// Command stress is sway's main job: it builds the standard stress rig
+// (internal/scene) for many characters, steps every system for a number of
+// frames, and reports where the time went.
+//
+//	go run ./cmd/stress                      # 10,000 characters, 600 frames
+//	go run ./cmd/stress -characters 1000 -frames 120 -workers 1
+//	go run ./cmd/stress -cpuprofile cpu.out  # then: go tool pprof -tagfocus system=fk.final cpu.out
+//
+// The report has one row per system (p50 and p99 milliseconds per frame,
+// share of the frame, nanoseconds per character), the whole frame's
+// percentiles, allocations per frame, the peak heap and a checksum of the
+// final poses that is identical for every -workers value.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"runtime/trace"
+	"time"
+)
+
+type config struct {
+	characters int
+	frames     int
+	dt         float64
+	workers    int
+	seed       int64
+	cpuprofile string
+	memprofile string
+	trace      string
+	json       string
+	quiet      bool
+}
+
+func main() {
+	var cfg config
+	flag.IntVar(&cfg.characters, "characters", 10000, "number of characters")
+	flag.IntVar(&cfg.frames, "frames", 600, "frames to step")
+	flag.Float64Var(&cfg.dt, "dt", 1.0/60, "seconds per frame")
+	flag.IntVar(&cfg.workers, "workers", 0, "workers (0 = GOMAXPROCS)")
+	flag.Int64Var(&cfg.seed, "seed", 1, "scene seed")
+	flag.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write a CPU profile (pprof labels: system=<name>)")
+	flag.StringVar(&cfg.memprofile, "memprofile", "", "write a heap profile at the end")
+	flag.StringVar(&cfg.trace, "trace", "", "write an execution trace")
+	flag.StringVar(&cfg.json, "json", "", "write the report as JSON to this file")
+	flag.BoolVar(&cfg.quiet, "quiet", false, "print only the report")
+	flag.Parse()
+	if err := run(cfg, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "stress:", err)
+		os.Exit(1)
+	}
+}
+
+func run(cfg config, out io.Writer) error {
+	if cfg.characters < 1 || cfg.frames < 1 || !(cfg.dt > 0) || cfg.workers < 0 {
+		return fmt.Errorf("need -characters >= 1, -frames >= 1, -dt > 0, -workers >= 0")
+	}
+	if cfg.cpuprofile != "" {
+		f, err := os.Create(cfg.cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	if cfg.trace != "" {
+		f, err := os.Create(cfg.trace)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := trace.Start(f); err != nil {
+			return err
+		}
+		defer trace.Stop()
+	}
+	rep, err := simulate(cfg, out)
+	if err != nil {
+		return err
+	}
+	rep.print(out)
+	if cfg.json != "" {
+		if err := rep.writeJSON(cfg.json); err != nil {
+			return err
+		}
+	}
+	if cfg.memprofile != "" {
+		f, err := os.Create(cfg.memprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		runtime.GC()
+		if err := pprof.WriteHeapProfile(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// progress prints a line every few seconds unless quiet.
+type progress struct {
+	out   io.Writer
+	quiet bool
+	start time.Time
+	last  time.Time
+	total int
+}
+
+func (p *progress) update(frame int) {
+	if p.quiet {
+		return
+	}
+	now := time.Now()
+	if now.Sub(p.last) < 2*time.Second && frame != p.total {
+		return
+	}
+	p.last = now
+	el := now.Sub(p.start).Seconds()
+	fps := float64(frame) / el
+	eta := float64(p.total-frame) / fps
+	fmt.Fprintf(p.out, "frame %d/%d  %.1f frames/s  eta %.0fs\n", frame, p.total, fps, eta)
+}

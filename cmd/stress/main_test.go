@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runJSON(t *testing.T, workers int) report {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "report.json")
+	var out bytes.Buffer
+	cfg := config{characters: 64, frames: 30, dt: 1.0 / 60, workers: workers, seed: 3, json: path, quiet: true}
+	if err := run(cfg, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "fk.final") || !strings.Contains(out.String(), "checksum") {
+		t.Fatalf("report lacks the system table or checksum:\n%s", out.String())
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r report
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestChecksumSameForOneAndTwoWorkers(t *testing.T) {
+	one, two := runJSON(t, 1), runJSON(t, 2)
+	if one.Checksum == "" || one.Checksum != two.Checksum {
+		t.Fatalf("checksums differ: %q (1 worker) vs %q (2 workers)", one.Checksum, two.Checksum)
+	}
+	if one.Workers != 1 || two.Workers != 2 || one.Characters != 64 || one.Frames != 30 || one.BonesPerChar != 85 {
+		t.Fatalf("report fields: %+v", one)
+	}
+	if len(one.Systems) < 3 || one.Frame.P50 <= 0 || one.Frame.P99 < one.Frame.P50 {
+		t.Fatalf("timings: %+v", one)
+	}
+}
+
+func TestRunRejectsBadFlags(t *testing.T) {
+	if err := run(config{characters: 0, frames: 1, dt: 0.1}, &bytes.Buffer{}); err == nil {
+		t.Fatal("0 characters accepted")
+	}
+	if err := run(config{characters: 1, frames: 1, dt: -1}, &bytes.Buffer{}); err == nil {
+		t.Fatal("negative dt accepted")
+	}
+}
+
+func TestSummarizePercentiles(t *testing.T) {
+	xs := make([]float64, 100)
+	for i := range xs {
+		xs[i] = float64(100 - i) // 100 .. 1
+	}
+	s := summarize(xs)
+	if s.P50 != 50 || s.P95 != 95 || s.P99 != 99 || s.Max != 100 || s.Mean != 50.5 {
+		t.Fatalf("summary = %+v", s)
+	}
+}

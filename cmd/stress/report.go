@@ -1,0 +1,92 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"text/tabwriter"
+)
+
+// summary holds percentiles of a series in milliseconds.
+type summary struct {
+	P50  float64 `json:"p50"`
+	P95  float64 `json:"p95"`
+	P99  float64 `json:"p99"`
+	Max  float64 `json:"max"`
+	Mean float64 `json:"mean"`
+}
+
+// summarize computes nearest-rank percentiles of a copy of xs.
+func summarize(xs []float64) summary {
+	if len(xs) == 0 {
+		return summary{}
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	rank := func(p float64) float64 {
+		i := int(p*float64(len(s))+0.999999) - 1
+		return s[max(0, min(i, len(s)-1))]
+	}
+	sum := 0.0
+	for _, x := range s {
+		sum += x
+	}
+	return summary{P50: rank(0.50), P95: rank(0.95), P99: rank(0.99), Max: s[len(s)-1], Mean: sum / float64(len(s))}
+}
+
+type systemRow struct {
+	Name      string  `json:"name"`
+	P50       float64 `json:"p50_ms"`
+	P99       float64 `json:"p99_ms"`
+	Mean      float64 `json:"mean_ms"`
+	NsPerChar float64 `json:"ns_per_char"`
+}
+
+// report is the stress run's result; its JSON form is the machine-readable
+// report of -json.
+type report struct {
+	Characters       int         `json:"characters"`
+	Frames           int         `json:"frames"`
+	Workers          int         `json:"workers"`
+	GOMAXPROCS       int         `json:"gomaxprocs"`
+	GoVersion        string      `json:"go_version"`
+	BonesPerChar     int         `json:"bones_per_character"`
+	ParticlesPerChar int         `json:"particles_per_character"`
+	SetupMs          float64     `json:"setup_ms"`
+	Frame            summary     `json:"frame_ms"`
+	Systems          []systemRow `json:"systems"`
+	AllocsPerFrame   float64     `json:"allocs_per_frame"`
+	BytesPerFrame    float64     `json:"bytes_per_frame"`
+	PeakHeapBytes    uint64      `json:"peak_heap_bytes"`
+	Checksum         string      `json:"checksum"`
+}
+
+func (r *report) print(out io.Writer) {
+	fmt.Fprintf(out, "\n%d characters x %d bones, %d frames, %d workers (GOMAXPROCS %d, %s), set-up %.0f ms\n\n",
+		r.Characters, r.BonesPerChar, r.Frames, r.Workers, r.GOMAXPROCS, r.GoVersion, r.SetupMs)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "system\tp50 ms\tp99 ms\tshare\tns/char\t")
+	for _, s := range r.Systems {
+		share := 0.0
+		if r.Frame.Mean > 0 {
+			share = 100 * s.Mean / r.Frame.Mean
+		}
+		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.1f%%\t%.0f\t\n", s.Name, s.P50, s.P99, share, s.NsPerChar)
+	}
+	tw.Flush()
+	fmt.Fprintf(out, "\nframe (sway step) ms: p50 %.3f  p95 %.3f  p99 %.3f  max %.3f  mean %.3f\n",
+		r.Frame.P50, r.Frame.P95, r.Frame.P99, r.Frame.Max, r.Frame.Mean)
+	fmt.Fprintf(out, "allocations per frame: %.2f (%.0f bytes); peak heap %.1f MiB (%.0f bytes per character)\n",
+		r.AllocsPerFrame, r.BytesPerFrame, float64(r.PeakHeapBytes)/(1<<20), float64(r.PeakHeapBytes)/float64(r.Characters))
+	fmt.Fprintf(out, "checksum %s\n", r.Checksum)
+}
+
+func (r *report) writeJSON(path string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
