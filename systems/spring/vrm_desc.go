@@ -1,0 +1,198 @@
+package spring
+
+import (
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/sway-anim/sway/internal/check"
+	"github.com/sway-anim/sway/internal/mathx"
+)
+
+// DefaultVirtualTail is the length of the tail VRM 0.x gives a joint
+// without a child: 7 cm along the direction from its parent to it.
+const DefaultVirtualTail = 0.07
+
+// VRMJointDesc is one joint of a VRM spring: its node's rest local
+// transform and the joint's settings (VRMC_springBone joints[*]).
+type VRMJointDesc struct {
+	LocalPos   mgl32.Vec3 // rest local position in the parent: the previous joint, or the chain's parent bone for joint 0
+	LocalRot   mgl32.Quat // rest (initial) local rotation; must be a unit quaternion
+	LocalScale mgl32.Vec3 // rest local scale; the zero vector means (1,1,1)
+
+	Stiffness    float32    // >= 0: pull back to the rest direction
+	GravityPower float32    // >= 0
+	GravityDir   mgl32.Vec3 // world space, used as given (VRM writes a unit vector)
+	DragForce    float32    // [0, 1]: share of the velocity lost per step (per 1/60 s with FixedStep)
+	HitRadius    float32    // >= 0: radius of the tail against colliders
+	Limit        Limit      // optional angle limit (VRMC_springBone_limit draft)
+}
+
+// VRMChainDesc is a VRM spring: joints from root to tip, each joint node the
+// child of the previous one.
+type VRMChainDesc struct {
+	Joints []VRMJointDesc
+	// HasTail says that the last joint has a child node, at Tail (rest local
+	// position in the last joint's space). Without one the last joint gets a
+	// virtual tail VirtualTail long along the direction from its parent to
+	// it (VRM 0.x); VirtualTail 0 means DefaultVirtualTail.
+	HasTail     bool
+	Tail        mgl32.Vec3
+	VirtualTail float32
+	// FixedStep, when > 0, is the step in seconds the chain is always
+	// advanced with: DragForce then counts per 1/60 s and drag and forces
+	// are converted to the step exactly (see DragPerStep, ForcePerStep), and
+	// StepVRM ignores its dt. 0 (the default) follows the reference model:
+	// DragForce per call, forces times dt.
+	FixedStep float32
+	// StrictCollision, when set, turns a bone whose tail the reference push
+	// and renormalisation leave inside a collider (it happens when the head
+	// is close to the collider) just out of it; see the package doc. Off by
+	// default so that results match the reference model.
+	StrictCollision bool
+}
+
+const vrmDescType = "spring.VRMChainDesc"
+
+// Validate reports the first bad field as a *check.FieldError.
+func (d *VRMChainDesc) Validate() error {
+	if len(d.Joints) == 0 {
+		return check.Errorf(vrmDescType, "Joints", len(d.Joints), "must not be empty")
+	}
+	for i := range d.Joints {
+		j := &d.Joints[i]
+		f := func(name string) string { return fmt.Sprintf("Joints[%d].%s", i, name) }
+		if err := check.FiniteVec3(vrmDescType, f("LocalPos"), j.LocalPos); err != nil {
+			return err
+		}
+		if _, err := check.UnitQuat(vrmDescType, f("LocalRot"), j.LocalRot, 1e-3); err != nil {
+			return err
+		}
+		if err := check.FiniteVec3(vrmDescType, f("LocalScale"), j.LocalScale); err != nil {
+			return err
+		}
+		if err := check.NonNegative(vrmDescType, f("Stiffness"), j.Stiffness); err != nil {
+			return err
+		}
+		if err := check.NonNegative(vrmDescType, f("GravityPower"), j.GravityPower); err != nil {
+			return err
+		}
+		if err := check.FiniteVec3(vrmDescType, f("GravityDir"), j.GravityDir); err != nil {
+			return err
+		}
+		if err := check.Range(vrmDescType, f("DragForce"), j.DragForce, 0, 1); err != nil {
+			return err
+		}
+		if err := check.NonNegative(vrmDescType, f("HitRadius"), j.HitRadius); err != nil {
+			return err
+		}
+		if err := j.Limit.validate(vrmDescType, f("Limit")); err != nil {
+			return err
+		}
+	}
+	if err := check.FiniteVec3(vrmDescType, "Tail", d.Tail); err != nil {
+		return err
+	}
+	if err := check.NonNegative(vrmDescType, "VirtualTail", d.VirtualTail); err != nil {
+		return err
+	}
+	return check.NonNegative(vrmDescType, "FixedStep", d.FixedStep)
+}
+
+// VRMChain is the immutable layout of a VRM spring, struct-of-arrays over
+// its joints, built once by NewVRMChain and shared by any number of states.
+type VRMChain struct {
+	localPos   []mgl32.Vec3
+	localRot   []mgl32.Quat
+	localScale []mgl32.Vec3
+	tail       []mgl32.Vec3 // rest tail in the joint's space
+	axis       []mgl32.Vec3 // unit bone axis: tail direction, +Y for a zero-length bone
+	stiffness  []float32
+	gravity    []mgl32.Vec3 // GravityDir * GravityPower
+	keep       []float32    // share of the velocity kept per step: 1 - drag
+	force      []float32    // FixedStep only: the factor that replaces dt
+	hitRadius  []float32
+	limits     []limit // nil when no joint has a limit
+	fixed      bool
+	strict     bool
+}
+
+// Len returns the number of joints.
+func (c *VRMChain) Len() int { return len(c.localPos) }
+
+// NewVRMChain validates d and builds the layout.
+func NewVRMChain(d *VRMChainDesc) (*VRMChain, error) {
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	n := len(d.Joints)
+	c := &VRMChain{
+		localPos:   make([]mgl32.Vec3, n),
+		localRot:   make([]mgl32.Quat, n),
+		localScale: make([]mgl32.Vec3, n),
+		tail:       make([]mgl32.Vec3, n),
+		axis:       make([]mgl32.Vec3, n),
+		stiffness:  make([]float32, n),
+		gravity:    make([]mgl32.Vec3, n),
+		keep:       make([]float32, n),
+		force:      make([]float32, n),
+		hitRadius:  make([]float32, n),
+		fixed:      d.FixedStep > 0,
+		strict:     d.StrictCollision,
+	}
+	for i := range d.Joints {
+		j := &d.Joints[i]
+		c.localPos[i] = j.LocalPos
+		c.localRot[i], _ = mathx.NormalizeQuat(j.LocalRot)
+		c.localScale[i] = j.LocalScale
+		if j.LocalScale == (mgl32.Vec3{}) {
+			c.localScale[i] = mgl32.Vec3{1, 1, 1}
+		}
+		c.stiffness[i] = j.Stiffness
+		c.gravity[i] = j.GravityDir.Mul(j.GravityPower)
+		c.hitRadius[i] = j.HitRadius
+		c.keep[i] = 1 - j.DragForce
+		if c.fixed {
+			c.keep[i] = 1 - DragPerStep(j.DragForce, d.FixedStep)
+			c.force[i] = ForcePerStep(j.DragForce, d.FixedStep)
+		}
+		switch {
+		case i+1 < n:
+			c.tail[i] = d.Joints[i+1].LocalPos
+		case d.HasTail:
+			c.tail[i] = d.Tail
+		default:
+			// VRM 0.x: along the parent-to-joint direction, expressed in
+			// the joint's own rest frame.
+			l := d.VirtualTail
+			if l == 0 {
+				l = DefaultVirtualTail
+			}
+			dir := mathx.NormalizeOr(mathx.InvRotate(c.localRot[i], j.LocalPos), mgl32.Vec3{0, 1, 0})
+			c.tail[i] = dir.Mul(l)
+		}
+		c.axis[i] = mathx.NormalizeOr(c.tail[i], mgl32.Vec3{0, 1, 0})
+	}
+	for i := range d.Joints {
+		if d.Joints[i].Limit.Kind != NoLimit {
+			c.limits = make([]limit, n)
+			for k := range d.Joints {
+				c.limits[k] = prepareLimit(&d.Joints[k].Limit, c.axis[k])
+			}
+			break
+		}
+	}
+	return c, nil
+}
+
+// VRMState is the per-character state of one VRM spring: each joint's tail
+// now and one step ago, in centre space (world space without a centre).
+type VRMState struct {
+	PrevTail, CurTail []mgl32.Vec3
+}
+
+// NewState returns a state sized for c; call ResetVRM before the first step.
+func (c *VRMChain) NewState() VRMState {
+	n := c.Len()
+	return VRMState{PrevTail: make([]mgl32.Vec3, n), CurTail: make([]mgl32.Vec3, n)}
+}
