@@ -1,0 +1,75 @@
+package chain
+
+import (
+	"fmt"
+	"testing"
+)
+
+// The stress rig's chains, one sub-step: Integrate + Constrain with 3
+// colliders on all 62 moving particles.
+func BenchmarkStep(b *testing.B) {
+	for _, mode := range []StepMode{Fixed, Variable} {
+		b.Run(fmt.Sprintf("mode=%s/joints=%d", modeName(mode), stressMoving), func(b *testing.B) {
+			benchStress(b, mode, false)
+		})
+	}
+}
+
+// As BenchmarkStep, plus Apply (writing the pose) for every chain.
+func BenchmarkStepApply(b *testing.B) {
+	b.Run(fmt.Sprintf("joints=%d", stressMoving), func(b *testing.B) {
+		benchStress(b, Fixed, true)
+	})
+}
+
+// A whole frame: collider placement and Update (Prepare, one sub-step,
+// Apply) for every chain; forward kinematics excluded.
+func BenchmarkFrame(b *testing.B) {
+	b.Run(fmt.Sprintf("joints=%d", stressMoving), func(b *testing.B) {
+		s := newStress(b, Fixed)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			s.frame(i)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/stressMoving, "ns/particle")
+	})
+}
+
+func benchStress(b *testing.B, mode StepMode, apply bool) {
+	s := newStress(b, mode)
+	for f := 1; f < 60; f++ {
+		s.frame(f)
+	}
+	if mode == Variable {
+		// A 144 fps frame, so that the variable-step factors are computed.
+		s.rig.obj.Dt = 1.0 / 144
+		s.frame(60)
+	}
+	pose := s.rig.pose
+	views := make([]Particles, len(s.chains))
+	for k := range s.chains {
+		views[k] = s.chains[k].Particles(s.pool)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for k := range s.chains {
+			c := &s.chains[k]
+			p := views[k]
+			Integrate(p, c, 1)
+			Constrain(p, c, s.shapes)
+			if apply {
+				Apply(p, c, pose)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/stressMoving, "ns/particle")
+}
+
+func modeName(m StepMode) string {
+	if m == Variable {
+		return "variable"
+	}
+	return "fixed"
+}

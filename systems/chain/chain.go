@@ -1,0 +1,72 @@
+package chain
+
+import "github.com/go-gl/mathgl/mgl32"
+
+// Pose is a view of one character's pose slices, one element per bone.
+// Prepare reads the World slices (the animated pose after forward
+// kinematics, in the simulation space); Apply reads LocalPos and LocalRot
+// (the animated locals) and overwrites them with the simulated result.
+type Pose struct {
+	LocalPos   []mgl32.Vec3
+	LocalRot   []mgl32.Quat
+	WorldPos   []mgl32.Vec3
+	WorldRot   []mgl32.Quat
+	WorldScale []mgl32.Vec3
+}
+
+// Frame is what a chain needs to know about the current frame.
+type Frame struct {
+	Dt float32 // seconds since the last frame
+	// The character's world transform (the object DynamicBone measures
+	// movement and scale on).
+	ObjectPos   mgl32.Vec3
+	ObjectRot   mgl32.Quat
+	ObjectScale mgl32.Vec3
+	// Reference is the point distance-based disabling measures from (a
+	// camera or the player).
+	Reference mgl32.Vec3
+}
+
+// Chain is one dynamic chain's settings and per-chain simulation state. Its
+// particles live in a Particles range [First, First+N).
+type Chain struct {
+	Settings  Settings
+	Colliders []int32 // indices into the shapes handed to Constrain; others are ignored
+	First, N  int     // the chain's particles in the Particles it was built into
+
+	total   float32    // rest length of the longest root-to-tip path
+	restRot mgl32.Quat // the root bone's rest rotation (model space)
+	gravity mgl32.Vec3 // Settings.Gravity in the root bone's rest space
+	maxBone int32      // largest bone index used, checked against the pose
+
+	clock Clock
+
+	// Per frame, written by Prepare.
+	objPos   mgl32.Vec3
+	objRot   mgl32.Quat
+	move     mgl32.Vec3 // character movement to apply on the first sub-step
+	scale    float32    // object scale
+	force    mgl32.Vec3 // gravity (rest part removed) + force, times scale
+	weight   float32
+	reach    float32    // farthest any particle can be from the root (collider culling)
+	t        float32    // step length in units of 1/UpdateRate (1 in Fixed mode)
+	h, prevH float32    // step lengths in seconds (Variable mode)
+	steps    int        // sub-steps this frame
+	rootFrom mgl32.Vec3 // root particle at the start of the frame (Variable mode)
+
+	started bool // objPos/objRot hold a previous frame
+	off     bool // not simulated last frame (weight 0 or distant)
+	reset   bool // return to the animated pose at the next Prepare
+}
+
+// Particles returns the chain's range of pool, without allocating.
+func (c *Chain) Particles(pool *Particles) Particles {
+	return pool.Slice(c.First, c.First+c.N)
+}
+
+// Reset makes the chain return to the animated pose at the next Prepare.
+func (c *Chain) Reset() { c.reset = true }
+
+// TotalLength returns the rest length of the chain's longest root-to-tip
+// path, the length curves are normalised by.
+func (c *Chain) TotalLength() float32 { return c.total }

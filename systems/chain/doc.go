@@ -1,0 +1,94 @@
+// Package chain is sway's DynamicBone model: Verlet particle chains for
+// hair, tails, ears and skirts, written as pure, allocation-free kernels on
+// struct-of-arrays particle data. It knows nothing of the ECS: the caller
+// hands it pose slices, collider shapes and frame data.
+//
+// # Outline
+//
+//   - Desc describes a chain: the root bone, excluded subtrees, a virtual
+//     end particle (EndLength or EndOffset), collider indices and Settings.
+//     Settings holds the tunable parameters with optional Curves along the
+//     chain; it is validated with *check.FieldError and may be edited at run
+//     time (call Refresh).
+//   - Build appends a chain's particles to a Particles pool and sets up its
+//     Chain. A pool may hold every chain of every character contiguously;
+//     Chain.Particles returns a chain's range without allocating.
+//   - Per frame: Prepare (animated pose, character movement, teleport,
+//     weight and distance checks, sub-step count), then per sub-step
+//     Integrate (DynamicBone's UpdateParticles1) and Constrain
+//     (UpdateParticles2), or SkipUpdate when no sub-step runs, then Apply,
+//     which writes LocalRot/LocalPos and returns the lowest bone written so
+//     that forward kinematics can be re-run from it. Update does all of it.
+//     PlaceColliders puts collider descriptions on the animated bones;
+//     RestoreLocals is DynamicBone's InitTransforms for bones no animation
+//     writes.
+//   - Clock turns frame time into steps; it is shared with other
+//     simulations that run at an update rate.
+//
+// # The model
+//
+// Particles are the root bone and its descendants, parents before children
+// (a tree: several children per particle are allowed). Each step the root
+// particle follows the animated root bone. Every other particle moves by its
+// last displacement times (1 - damping) (damping raised by friction after
+// touching a collider), plus the force, plus inert x character movement.
+// Force is Gravity minus its projection on the rest direction of gravity as
+// seen from the animated root bone (the part the rest pose already hangs
+// along), plus Force, times the object scale. Constrain then pulls the
+// particle toward its animated position relative to its simulated parent by
+// elasticity, keeps it within restLen*(1-s)*2 of that position (s =
+// lerp(1, stiffness, weight)), pushes it out of its colliders, projects it on
+// the freeze plane, and puts it back at the animated bone length from its
+// parent. Apply turns every bone with one child particle by the rotation
+// from the animated to the simulated child direction; a bone with several
+// children keeps its rotation and its children are moved instead (the
+// one-child rule).
+//
+// Departures from DynamicBone, each for robustness: colliders are applied
+// once more after the length step so that no particle ends a step inside
+// one; a particle on top of its parent goes back to its animated offset
+// instead of staying at zero length; the object scale is the largest
+// absolute component of the character's scale, the rule the collider module
+// uses (DynamicBone reads x only); bone directions in Apply include the
+// parent's scale (identical for uniform scale).
+//
+// Weight 0 turns the chain off: Prepare returns -1 and the pose keeps the
+// animation exactly; when weight comes back, or the character comes back
+// within Settings.DisableDistance of Frame.Reference, the particles restart
+// from the animated pose. A character move longer than TeleportDistance
+// (default 1 m) or a turn larger than TeleportAngle (default 45°) in one
+// frame resets the chain (TeleportReset) or carries the particles rigidly
+// with the character (TeleportKeep). Chain.Reset resets on demand.
+//
+// # Parameters
+//
+// Damping, Elasticity, Stiffness, Inert and Friction are clamped to [0, 1]
+// and Radius to >= 0 after their curve is applied, as DynamicBone clamps
+// them. A Curve is a list of (T, V) keys sorted by T, linear between keys and
+// constant beyond the ends, evaluated at (rest distance from the root) /
+// (longest root-to-tip rest length); an empty curve is 1. Gravity and Force
+// are in DynamicBone's units: displacement per step at the update rate.
+//
+// # Time
+//
+// Fixed mode is DynamicBone's: an accumulator runs steps of exactly
+// 1/UpdateRate (default 60 Hz), at most 3 per frame; the time beyond the cap
+// is dropped (a hitch is not caught up). The character's movement is
+// applied on the first sub-step. A frame with no step runs SkipUpdate:
+// particles are carried by the character's movement and only stiffness and
+// lengths are enforced.
+//
+// Variable mode runs each frame's time in n equal steps of h <= 1/UpdateRate
+// (n <= 3, excess dropped). With t = h*UpdateRate, the velocity is rescaled
+// to the new step length and kept by (1-damping)^t, the force adds
+// F*t*(1-k^t)/(1-k) with k = 1-damping (the exact response to a constant
+// force under that damping; F*t² without damping), elasticity pulls by
+// 1-(1-elasticity)^(t²) (a spring of fixed strength), and the root and the
+// character's movement are spread evenly over the sub-steps. At t = 1 this is
+// exactly Fixed mode. The scheme stays first-order accurate in h (the
+// constraint projections are), so motion still differs between frame rates:
+// in the package's test (a 1 m chain, strong gravity, a 0.4 m / 0.8 Hz root
+// sway with a 30° swing) the tip stays within 0.22 m of its 240 fps path at
+// 30 and 60 fps and within 0.08 m at 144 fps (measured 0.185, 0.179 and
+// 0.059 m; root-mean-square 0.09, 0.09 and 0.03 m).
+package chain

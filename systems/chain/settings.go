@@ -1,0 +1,166 @@
+package chain
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/sway-anim/sway/internal/check"
+)
+
+// FreezeAxis keeps every particle in a plane through its parent particle,
+// the plane normal being one axis of the parent bone's animated rotation.
+type FreezeAxis uint8
+
+const (
+	FreezeNone FreezeAxis = iota
+	FreezeX
+	FreezeY
+	FreezeZ
+)
+
+// StepMode selects how frame time becomes simulation steps (see the package
+// doc, "Time").
+type StepMode uint8
+
+const (
+	// Fixed runs steps of exactly 1/UpdateRate from an accumulator, as
+	// DynamicBone does: 0 to MaxSubSteps steps per frame, a skip update when
+	// none runs.
+	Fixed StepMode = iota
+	// Variable runs the frame's whole time in steps no longer than
+	// 1/UpdateRate, with damping, elasticity and forces exact in the step
+	// length, so that any frame rate gives the same motion.
+	Variable
+)
+
+// TeleportMode says what a chain does when its character jumps.
+type TeleportMode uint8
+
+const (
+	// TeleportReset puts the chain back to the animated pose.
+	TeleportReset TeleportMode = iota
+	// TeleportKeep moves the particles rigidly with the character, so the
+	// chain keeps its current swing relative to the character.
+	TeleportKeep
+)
+
+// Defaults of Settings.
+const (
+	DefaultUpdateRate       = 60
+	DefaultTeleportDistance = 1           // world units (metres)
+	DefaultTeleportAngle    = math.Pi / 4 // radians (45 degrees)
+	DefaultDisableDistance  = 0           // off
+	DefaultWeight           = 1           // full simulation
+	settingsType            = "chain.Settings"
+)
+
+// Settings are a chain's tunable parameters. They may be edited at run time;
+// call Refresh afterwards so that the per-particle values follow.
+//
+// The six particle parameters are multiplied by their curve (evaluated at the
+// particle's rest distance from the root over the chain length) and then
+// clamped as DynamicBone clamps them: Damping, Elasticity, Stiffness, Inert
+// and Friction to [0, 1], Radius to >= 0. Weight is clamped to [0, 1] and
+// UpdateRate to >= 0. Non-finite values are rejected by Validate; a runtime
+// edit that skips Validate still never produces NaN (clamps map NaN to the
+// lower bound and a non-finite force is ignored).
+type Settings struct {
+	Damping    float32 // velocity lost per step (0..1)
+	Elasticity float32 // pull toward the animated pose per step (0..1)
+	Stiffness  float32 // how much of the animated shape is kept (0..1)
+	Inert      float32 // how much of the character's movement the particles ignore (0..1)
+	Friction   float32 // damping added on a particle that touched a collider (0..1)
+	Radius     float32 // particle radius against colliders, times object scale
+
+	DampingCurve, ElasticityCurve, StiffnessCurve Curve
+	InertCurve, FrictionCurve, RadiusCurve        Curve
+
+	// Gravity and Force are in DynamicBone's units: the displacement they add
+	// per step at UpdateRate, times the object scale. The part of Gravity
+	// that already acts on the rest pose (its projection on the rest
+	// direction of gravity, seen from the root bone) is removed.
+	Gravity, Force mgl32.Vec3
+
+	Freeze FreezeAxis
+	Weight float32 // blend: 0 = animated pose, 1 = full simulation
+
+	Mode       StepMode
+	UpdateRate float32 // steps per second; 0 = one step per frame (Fixed) or 60 (Variable)
+
+	// Teleport: a character move longer than TeleportDistance, or a turn
+	// larger than TeleportAngle (radians), in one frame is a jump; 0
+	// disables the test.
+	TeleportDistance float32
+	TeleportAngle    float32
+	Teleport         TeleportMode
+
+	// DisableDistance > 0 stops the simulation while the character is farther
+	// than this from Frame.Reference; particles are reset when it comes back.
+	DisableDistance float32
+}
+
+// DefaultSettings returns DynamicBone's defaults (damping, elasticity and
+// stiffness 0.1, no gravity) with the project's teleport defaults.
+func DefaultSettings() Settings {
+	return Settings{
+		Damping: 0.1, Elasticity: 0.1, Stiffness: 0.1,
+		Weight:           DefaultWeight,
+		UpdateRate:       DefaultUpdateRate,
+		TeleportDistance: DefaultTeleportDistance,
+		TeleportAngle:    DefaultTeleportAngle,
+		DisableDistance:  DefaultDisableDistance,
+	}
+}
+
+// Validate reports the first non-finite value, unsorted curve, unknown enum
+// value or negative distance as a *check.FieldError. Out-of-range particle
+// parameters are not errors: they are clamped (see Settings).
+func (s *Settings) Validate() error {
+	for _, f := range []struct {
+		name string
+		v    float32
+	}{
+		{"Damping", s.Damping}, {"Elasticity", s.Elasticity}, {"Stiffness", s.Stiffness},
+		{"Inert", s.Inert}, {"Friction", s.Friction}, {"Radius", s.Radius},
+		{"Weight", s.Weight}, {"UpdateRate", s.UpdateRate},
+	} {
+		if err := check.Finite(settingsType, f.name, f.v); err != nil {
+			return err
+		}
+	}
+	for _, c := range []struct {
+		name string
+		c    Curve
+	}{
+		{"DampingCurve", s.DampingCurve}, {"ElasticityCurve", s.ElasticityCurve},
+		{"StiffnessCurve", s.StiffnessCurve}, {"InertCurve", s.InertCurve},
+		{"FrictionCurve", s.FrictionCurve}, {"RadiusCurve", s.RadiusCurve},
+	} {
+		if err := c.c.validate(settingsType, c.name); err != nil {
+			return err
+		}
+	}
+	if err := check.FiniteVec3(settingsType, "Gravity", s.Gravity); err != nil {
+		return err
+	}
+	if err := check.FiniteVec3(settingsType, "Force", s.Force); err != nil {
+		return err
+	}
+	if s.Freeze > FreezeZ {
+		return check.Errorf(settingsType, "Freeze", s.Freeze, "must be FreezeNone, FreezeX, FreezeY or FreezeZ")
+	}
+	if s.Mode > Variable {
+		return check.Errorf(settingsType, "Mode", s.Mode, "must be Fixed or Variable")
+	}
+	if s.Teleport > TeleportKeep {
+		return check.Errorf(settingsType, "Teleport", s.Teleport, "must be TeleportReset or TeleportKeep")
+	}
+	if err := check.NonNegative(settingsType, "TeleportDistance", s.TeleportDistance); err != nil {
+		return err
+	}
+	if err := check.NonNegative(settingsType, "TeleportAngle", s.TeleportAngle); err != nil {
+		return err
+	}
+	return check.NonNegative(settingsType, "DisableDistance", s.DisableDistance)
+}
