@@ -1,0 +1,179 @@
+package breath
+
+import "github.com/sway-anim/sway/internal/mathx"
+
+// Phase is a part of the breath cycle: Inhale, then Exhale, then Rest, then
+// Inhale again.
+type Phase uint8
+
+// The phases in cycle order.
+const (
+	Inhale Phase = iota
+	Exhale
+	Rest
+)
+
+func (p Phase) String() string {
+	switch p {
+	case Inhale:
+		return "Inhale"
+	case Exhale:
+		return "Exhale"
+	case Rest:
+		return "Rest"
+	}
+	return "Phase(invalid)"
+}
+
+// State is one character's place in its breath. It holds plain values only,
+// so it can live in an ECS component and be copied freely. The zero State is
+// not a valid start; use Init.
+type State struct {
+	Phase Phase
+	// Time is the simulation time in seconds since the current phase began.
+	Time float32
+	// Angle is each segment's eased angle in degrees this frame, sign
+	// included (the source's lastEaseValue).
+	Angle [MaxSegments]float32
+	// Prev is Angle of the previous Step: Additive mode applies the
+	// difference.
+	Prev [MaxSegments]float32
+	// Start and Change are the current ease's start angle and change in
+	// angle (the source's b and c). In Rest they still describe the
+	// finished exhale.
+	Start  [MaxSegments]float32
+	Change [MaxSegments]float32
+}
+
+// maxStep bounds one step so that Time stays finite for any dt.
+const maxStep = 1e6
+
+// Init starts st at the beginning of an inhale from the unbent pose, as the
+// source's OnEnable does, then moves it offset seconds (of simulation time,
+// already scaled by DurationRate) into the cycle, so a crowd given different
+// offsets does not breathe in step. A positive offset places the state in
+// the steady cycle (inhales start from the exhale angle); the wrapped offset
+// is offset modulo one cycle. Angle and Prev stay zero: nothing has been
+// applied to the pose yet, so the first Step applies the whole angle in
+// Additive mode too.
+func Init(st *State, s *Settings, offset float32) {
+	*st = State{Phase: Inhale}
+	for i := range st.Change {
+		st.Change[i] = target(s, i, Inhale)
+	}
+	r := rate(s)
+	in, ex, rest := duration(s.InhaleDuration, r), duration(s.ExhaleDuration, r), duration(s.RestDuration, r)
+	cycle := in + ex + rest
+	if !(offset > 0) || !(cycle > 0) || !mathx.IsFinite(offset) {
+		return
+	}
+	o := offset - cycle*float32(int64(offset/cycle))
+	if !(o >= 0) || o >= cycle {
+		o = 0 // rounding at the wrap
+	}
+	switch {
+	case o < in:
+		st.Phase, st.Time = Inhale, o
+		for i := range st.Start {
+			st.Start[i] = target(s, i, Exhale)
+			st.Change[i] = target(s, i, Inhale) - st.Start[i]
+		}
+	case o < in+ex:
+		st.Phase, st.Time = Exhale, o-in
+		for i := range st.Start {
+			st.Start[i] = target(s, i, Inhale)
+			st.Change[i] = target(s, i, Exhale) - st.Start[i]
+		}
+	default:
+		st.Phase, st.Time = Rest, o-in-ex
+		for i := range st.Start {
+			st.Start[i] = target(s, i, Inhale)
+			st.Change[i] = target(s, i, Exhale) - st.Start[i]
+		}
+	}
+}
+
+// Step advances st by dt seconds of simulation time and sets Angle to this
+// frame's eased angles, as one LateUpdate of the source: the angles are
+// eased first, then, if the phase is over, the next phase begins on this
+// frame and its ease starts from the angles just reached (time beyond the
+// phase's end is dropped, and at most one phase ends per Step). A
+// phase is over when every segment's ease has finished; all segments share
+// the phase duration, and a zero duration counts as finished, so a phase
+// lasts at least one Step. Rest holds the exhale angles and ends once
+// RestDuration*DurationRate has passed. A negative or NaN dt counts as zero.
+func Step(st *State, s *Settings, dt float32) {
+	if !(dt > 0) {
+		dt = 0
+	} else if dt > maxStep {
+		dt = maxStep
+	}
+	st.Prev = st.Angle
+	st.Time += dt
+	r := rate(s)
+	switch st.Phase {
+	case Inhale, Exhale:
+		d, e := duration(s.ExhaleDuration, r), InOutQuad
+		if st.Phase == Inhale {
+			d, e = duration(s.InhaleDuration, r), s.InhaleEasing
+		}
+		p := progress(e, st.Time, d)
+		for i := range st.Angle {
+			st.Angle[i] = st.Start[i] + st.Change[i]*p
+		}
+		if st.Time >= d {
+			if st.Phase == Inhale {
+				st.Phase = Exhale
+				setEase(st, s, Exhale)
+			} else {
+				st.Phase = Rest // Start and Change keep the finished exhale
+			}
+			st.Time = 0
+		}
+	default: // Rest
+		for i := range st.Angle {
+			st.Angle[i] = st.Start[i] + st.Change[i]
+		}
+		if st.Time >= duration(s.RestDuration, r) {
+			st.Phase = Inhale
+			setEase(st, s, Inhale)
+			st.Time = 0
+		}
+	}
+}
+
+// setEase starts an ease from the current angles to the targets of phase p.
+// The targets are read now, as the source's SetEase does: a change of
+// EffectRate takes effect at the next phase.
+func setEase(st *State, s *Settings, p Phase) {
+	for i := range st.Start {
+		st.Start[i] = st.Angle[i]
+		st.Change[i] = target(s, i, p) - st.Angle[i]
+	}
+}
+
+// target returns segment i's angle at the end of phase p (Inhale or Exhale).
+func target(s *Settings, i int, p Phase) float32 {
+	sg := &s.Segments[i]
+	a := sg.Exhale
+	if p == Inhale {
+		a = sg.Inhale
+	}
+	return a * sg.Sign * s.EffectRate
+}
+
+// rate returns DurationRate with a NaN or negative rate counted as zero.
+func rate(s *Settings) float32 {
+	if r := s.DurationRate; r > 0 {
+		return r
+	}
+	return 0
+}
+
+// duration scales d by r; a NaN, negative or infinite product counts as zero.
+func duration(d, r float32) float32 {
+	if v := d * r; v > 0 && mathx.IsFinite(v) {
+		return v
+	}
+	return 0
+}
