@@ -87,9 +87,13 @@ func syncUpTo(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *c
 	}
 	hi := min(end, pose.DirtyHi)
 	a, b := pose.First, pose.First+pose.Count
-	fk.Run(pool.WorldPos[a:b], pool.WorldRot[a:b], pool.WorldScale[a:b], skel.Parents(),
+	order := skel.LevelOrder() // a full pass: independent neighbours, see fk.RunOrder
+	if pose.DirtyLo > 0 || hi < pose.Count {
+		order = fk.StorageOrder(int(pose.DirtyLo), int(hi))
+	}
+	fk.RunOrder(pool.WorldPos[a:b], pool.WorldRot[a:b], pool.WorldScale[a:b], skel.Parents(),
 		pool.LocalPos[a:b], pool.LocalRot[a:b], pool.LocalScale[a:b],
-		root.Pos, root.Rot, root.Scale, int(pose.DirtyLo), int(hi))
+		root.Pos, root.Rot, root.Scale, order)
 	if hi >= pose.DirtyHi {
 		pose.MarkClean()
 	} else {

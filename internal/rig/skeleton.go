@@ -2,15 +2,17 @@ package rig
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/internal/check"
 	"github.com/sway-anim/sway/internal/mathx"
+	"github.com/sway-anim/sway/systems/fk"
 )
 
 // MaxBones is the largest number of bones a skeleton may have.
-const MaxBones = 1024
+const MaxBones = fk.MaxBones
 
 // RotationTolerance is how far from unit length a rest rotation may be and
 // still be normalised; beyond it the description is rejected.
@@ -54,6 +56,7 @@ type Skeleton struct {
 	modelPos   []mgl32.Vec3
 	modelRot   []mgl32.Quat
 	modelScale []mgl32.Vec3
+	levelOrder []int32
 	index      map[string]int32
 }
 
@@ -183,6 +186,20 @@ func NewSkeleton(desc SkeletonDesc) (*Skeleton, error) {
 			s.subtreeEnd[p] = s.subtreeEnd[k]
 		}
 	}
+	// Breadth-first schedule for full forward-kinematics passes: bones of
+	// one depth are independent, so consecutive bones in this order do not
+	// wait on each other (a chain in storage order is one long dependency).
+	depth := make([]int32, n)
+	for k := 1; k < n; k++ {
+		if p := s.parents[k]; p >= 0 {
+			depth[k] = depth[p] + 1
+		}
+	}
+	s.levelOrder = make([]int32, n)
+	for k := range s.levelOrder {
+		s.levelOrder[k] = int32(k)
+	}
+	sort.SliceStable(s.levelOrder, func(a, b int) bool { return depth[s.levelOrder[a]] < depth[s.levelOrder[b]] })
 	// Model-space rest pose.
 	for k := 0; k < n; k++ {
 		p := s.parents[k]
@@ -225,6 +242,11 @@ func (s *Skeleton) SubtreeEnd(i int) int32 { return s.subtreeEnd[i] }
 
 // SubtreeEnds returns SubtreeEnd for every bone.
 func (s *Skeleton) SubtreeEnds() []int32 { return s.subtreeEnd }
+
+// LevelOrder returns every bone index in breadth-first order (by depth,
+// then by index): parents before children, and neighbours independent.
+// Full forward-kinematics passes use it as their schedule.
+func (s *Skeleton) LevelOrder() []int32 { return s.levelOrder }
 
 // RestPos returns the rest local translations.
 func (s *Skeleton) RestPos() []mgl32.Vec3 { return s.restPos }

@@ -78,6 +78,63 @@ func TestRunSubrangeEqualsFullPass(t *testing.T) {
 	}
 }
 
+// levelOrder is a breadth-first schedule of parents, as Skeleton.LevelOrder.
+func levelOrder(parents []int32) []int32 {
+	depth := make([]int, len(parents))
+	maxDepth := 0
+	for i, p := range parents {
+		if p >= 0 {
+			depth[i] = depth[p] + 1
+			maxDepth = max(maxDepth, depth[i])
+		}
+	}
+	var order []int32
+	for d := 0; d <= maxDepth; d++ {
+		for i := range parents {
+			if depth[i] == d {
+				order = append(order, int32(i))
+			}
+		}
+	}
+	return order
+}
+
+func TestRunOrderMatchesStorageOrderBitForBit(t *testing.T) {
+	rng := rand.New(rand.NewSource(6))
+	a := randomJob(rng, 85)
+	a.Run()
+	b := *a
+	b.WorldPos, b.WorldRot, b.WorldScale = make([]mgl32.Vec3, 85), make([]mgl32.Quat, 85), make([]mgl32.Vec3, 85)
+	b.Order = levelOrder(b.Parents)
+	if err := b.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	b.Run()
+	for i := range a.WorldPos {
+		if a.WorldPos[i] != b.WorldPos[i] || a.WorldRot[i] != b.WorldRot[i] || a.WorldScale[i] != b.WorldScale[i] {
+			t.Fatalf("bone %d differs between storage and level order", i)
+		}
+	}
+}
+
+func TestValidateRejectsBadOrder(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	j := randomJob(rng, 6)
+	j.Parents = []int32{-1, 0, 1, 2, 0, 4}
+	j.Order = []int32{0, 2, 1, 3, 4, 5} // 2 before its parent 1
+	if j.Validate() == nil {
+		t.Fatal("child scheduled before its parent accepted")
+	}
+	j.Order = []int32{0, 1, 1, 3, 4, 5}
+	if j.Validate() == nil {
+		t.Fatal("repeated bone accepted")
+	}
+	j.Order = []int32{0, 1, 4, 2, 5, 3}
+	if err := j.Validate(); err != nil {
+		t.Fatalf("valid order rejected: %v", err)
+	}
+}
+
 func TestRunZeroLengthBone(t *testing.T) {
 	j := &Job{
 		Parents:    []int32{-1, 0, 1},
@@ -122,6 +179,32 @@ func TestRunDoesNotAllocate(t *testing.T) {
 	j := randomJob(rng, 85)
 	if a := testing.AllocsPerRun(100, j.Run); a != 0 {
 		t.Fatalf("Run allocates %v times", a)
+	}
+}
+
+// BenchmarkRunChain shows why full passes use a level order: on ten
+// parallel chains, storage order makes every bone wait for the previous one.
+func BenchmarkRunChain(b *testing.B) {
+	j := randomJob(rand.New(rand.NewSource(8)), 80)
+	for i := range j.Parents { // ten chains of eight bones
+		if i%8 == 0 {
+			j.Parents[i] = -1
+		} else {
+			j.Parents[i] = int32(i - 1)
+		}
+	}
+	for _, sched := range []string{"storage", "level"} {
+		b.Run("order="+sched, func(b *testing.B) {
+			j.Order = nil
+			if sched == "level" {
+				j.Order = levelOrder(j.Parents)
+			}
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				j.Run()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*80), "ns/bone")
+		})
 	}
 }
 
