@@ -49,6 +49,40 @@ func (c *characters) release() {
 	c.items = c.items[:0]
 }
 
+// featureRef points at one character's components and one feature
+// component (breath, look-at, chains...) for the length of one Update.
+type featureRef[T any] struct {
+	pose *components.Pose
+	root *components.Root
+	feat *T
+}
+
+// featureCharacters gathers the characters that carry a feature
+// component T, like characters does for all of them.
+type featureCharacters[T any] struct {
+	filter *generic.Filter3[components.Pose, components.Root, T]
+	items  []featureRef[T]
+}
+
+func newFeatureCharacters[T any]() featureCharacters[T] {
+	return featureCharacters[T]{filter: generic.NewFilter3[components.Pose, components.Root, T]()}
+}
+
+func (c *featureCharacters[T]) gather(w *ecs.World) []featureRef[T] {
+	q := c.filter.Query(w)
+	for q.Next() {
+		p, r, f := q.Get()
+		c.items = append(c.items, featureRef[T]{p, r, f})
+	}
+	return c.items
+}
+
+// release drops the pointers so none outlives the frame.
+func (c *featureCharacters[T]) release() {
+	clear(c.items)
+	c.items = c.items[:0]
+}
+
 // rootFinite reports whether a root transform is usable.
 func rootFinite(t *components.Transform) bool {
 	return mathx.Vec3Finite(t.Pos) && mathx.QuatFinite(t.Rot) && mathx.Vec3Finite(t.Scale)

@@ -3,6 +3,7 @@ package systems
 import (
 	"context"
 	"runtime/pprof"
+	"sort"
 	"time"
 
 	"github.com/mlange-42/arche/ecs"
@@ -126,6 +127,42 @@ func (p *Pipeline) Stats(dst []SystemStats) []SystemStats {
 // Len returns the number of systems.
 func (p *Pipeline) Len() int { return len(p.entries) }
 
+// defaultSystem is a standard system's place in the default pipeline.
+type defaultSystem struct {
+	order int // position within the phase, smaller first
+	name  string
+	make  func() System
+}
+
+// defaultSystems lists, per phase, the standard systems. Each feature
+// registers itself from its own file (an init function), so adding a
+// system does not edit a shared list. Orders in use:
+//
+//	procedural: breath 10, look-at 20, IK 30
+//	prepare .. apply: dynamic chains 10, VRM springs 20, simple springs 30
+var defaultSystems [NumPhases][]defaultSystem
+
+// registerDefault adds a system to the default pipeline of every world
+// created afterwards; features call it from init.
+func registerDefault(phase Phase, order int, name string, make func() System) {
+	defaultSystems[phase] = append(defaultSystems[phase], defaultSystem{order, name, make})
+}
+
+// AddDefaults adds the registered standard systems of one phase, by
+// order, then name.
+func (p *Pipeline) AddDefaults(phase Phase) {
+	list := append([]defaultSystem(nil), defaultSystems[phase]...)
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].order != list[j].order {
+			return list[i].order < list[j].order
+		}
+		return list[i].name < list[j].name
+	})
+	for _, d := range list {
+		p.Add(phase, d.name, d.make())
+	}
+}
+
 // NewDefaultPipeline returns the standard frame: pose reset, forward
 // kinematics after each phase whose output later phases read, and a final
 // forward-kinematics pass. Later features add their systems to the phases.
@@ -133,6 +170,13 @@ func NewDefaultPipeline() *Pipeline {
 	p := &Pipeline{}
 	p.Add(PhaseAnimation, "pose.reset", NewPoseReset())
 	p.Add(PhaseAnimation, "fk.animated", NewForwardKinematics("fk.animated"))
+	p.AddDefaults(PhaseProcedural)
+	p.Add(PhaseProcedural, "fk.procedural", NewForwardKinematics("fk.procedural"))
+	p.AddDefaults(PhasePrepare)
+	p.AddDefaults(PhaseIntegrate)
+	p.AddDefaults(PhaseConstraints)
+	p.AddDefaults(PhaseSprings)
+	p.AddDefaults(PhaseApply)
 	p.Add(PhaseFinal, "fk.final", NewForwardKinematics("fk.final"))
 	return p
 }
