@@ -44,6 +44,9 @@ func (w *World) RemoveCharacter(e ecs.Entity) error {
 		return err
 	}
 	w.pool.Release(pose.First, pose.Count)
+	if m := generic.NewMap[components.Chains](w.ecs); m.Has(e) {
+		w.chainStore().Release(*m.Get(e))
+	}
 	w.ecs.RemoveEntity(e)
 	return nil
 }

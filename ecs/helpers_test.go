@@ -1,6 +1,10 @@
 package ecs_test
 
 import (
+	"math"
+	"math/rand"
+
+	"github.com/go-gl/mathgl/mgl32"
 	arche "github.com/mlange-42/arche/ecs"
 
 	"github.com/sway-anim/sway/components"
@@ -13,4 +17,14 @@ type worldSkeletons struct{ *sway.World }
 
 func (w worldSkeletons) reg(p *components.Pose) *rig.Skeleton {
 	return arche.GetResource[rig.Registry](w.ECS()).Skeletons[p.Skeleton]
+}
+
+func newRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }
+
+func finite3(v mgl32.Vec3) bool {
+	return !math.IsNaN(float64(v[0]+v[1]+v[2])) && !math.IsInf(float64(v[0]+v[1]+v[2]), 0)
+}
+
+func finite4(q mgl32.Quat) bool {
+	return finite3(q.V) && !math.IsNaN(float64(q.W)) && !math.IsInf(float64(q.W), 0)
 }

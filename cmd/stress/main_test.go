@@ -17,7 +17,7 @@ func runJSON(t *testing.T, workers int) report {
 	if err := run(cfg, &out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "fk.final") || !strings.Contains(out.String(), "checksum") {
+	if !strings.Contains(out.String(), "chain.step") || !strings.Contains(out.String(), "fk.final") || !strings.Contains(out.String(), "checksum") {
 		t.Fatalf("report lacks the system table or checksum:\n%s", out.String())
 	}
 	b, err := os.ReadFile(path)
@@ -38,6 +38,9 @@ func TestChecksumSameForOneAndTwoWorkers(t *testing.T) {
 	}
 	if one.Workers != 1 || two.Workers != 2 || one.Characters != 64 || one.Frames != 30 || one.BonesPerChar != 85 {
 		t.Fatalf("report fields: %+v", one)
+	}
+	if one.ParticlesPerChar != 62 || one.NsPerParticleStep <= 0 {
+		t.Fatalf("particle fields: %d particles, %v ns per particle-step", one.ParticlesPerChar, one.NsPerParticleStep)
 	}
 	if len(one.Systems) < 3 || one.Frame.P50 <= 0 || one.Frame.P99 < one.Frame.P50 {
 		t.Fatalf("timings: %+v", one)

@@ -6,8 +6,11 @@ import (
 	"runtime"
 	"time"
 
+	arche "github.com/mlange-42/arche/ecs"
+
 	sway "github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/scene"
+	"github.com/sway-anim/sway/systems"
 )
 
 // simulate builds the scene, steps it and measures every frame.
@@ -23,6 +26,10 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := sc.AddChains(w, ents, cfg.seed+1); err != nil {
+		return nil, err
+	}
+	store := arche.GetResource[systems.ChainStore](w.ECS())
 	setup := time.Since(setupStart)
 	if !cfg.quiet {
 		fmt.Fprintf(out, "set up %d characters of %d bones in %v; %d workers\n",
@@ -47,6 +54,7 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 	mallocs0, bytes0, peakHeap := ms.Mallocs, ms.TotalAlloc, ms.HeapAlloc
 	prog := progress{out: out, quiet: cfg.quiet, start: time.Now(), total: cfg.frames}
 	dt := float32(cfg.dt)
+	var particleSteps int
 	for f := 0; f < cfg.frames; f++ {
 		t := float64(f+1) * cfg.dt
 		start := time.Now()
@@ -58,6 +66,11 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 			return nil, fmt.Errorf("frame %d: %w", f, err)
 		}
 		frameMs[f] = float64(time.Since(moved).Nanoseconds()) / 1e6
+		for k := range store.Chains {
+			if n := int(store.Steps[k]); n > 0 {
+				particleSteps += (store.Chains[k].N - 1) * n // the root follows the animation
+			}
+		}
 		series[0][f] = float64(moved.Sub(start).Nanoseconds()) / 1e6
 		stats = w.Pipeline().Stats(stats[:0])
 		for i, s := range stats {
@@ -79,7 +92,7 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 		GOMAXPROCS:       runtime.GOMAXPROCS(0),
 		GoVersion:        runtime.Version(),
 		BonesPerChar:     sc.Skeleton.NumBones(),
-		ParticlesPerChar: 0, // no particle systems in the pipeline yet
+		ParticlesPerChar: scene.SecondaryBones,
 		SetupMs:          float64(setup.Nanoseconds()) / 1e6,
 		Frame:            summarize(frameMs),
 		AllocsPerFrame:   float64(ms.Mallocs-mallocs0) / float64(cfg.frames),
@@ -89,6 +102,13 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 	}
 	for i, name := range names {
 		s := summarize(series[i])
+		if name == "chain.step" && particleSteps > 0 {
+			total := 0.0
+			for _, ms := range series[i] {
+				total += ms
+			}
+			rep.NsPerParticleStep = total * 1e6 / float64(particleSteps)
+		}
 		rep.Systems = append(rep.Systems, systemRow{
 			Name: name, P50: s.P50, P99: s.P99, Mean: s.Mean,
 			NsPerChar: s.Mean * 1e6 / float64(cfg.characters),

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"math/rand"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -38,5 +39,21 @@ func TestSceneIsDeterministic(t *testing.T) {
 	fwd := a.RootAt(0, 1.0).Rot.Rotate(mgl32.Vec3{0, 0, 1})
 	if vel := p1.Sub(p0).Normalize(); vel.Dot(fwd) < 0.999 {
 		t.Fatalf("root faces %v, moves %v", fwd, vel)
+	}
+}
+
+func TestChainSpecsMakeSixtyTwoParticles(t *testing.T) {
+	s, _ := New(Config{Characters: 3, Seed: 1})
+	moving := 0
+	for _, c := range ChainSpecs(rand.New(rand.NewSource(1))) {
+		root := s.Skeleton.Index(c.Root)
+		if root < 0 {
+			t.Fatalf("chain root %q missing", c.Root)
+		}
+		// Bones below the root, plus one virtual end particle.
+		moving += int(s.Skeleton.SubtreeEnd(root)) - root - 1 + 1
+	}
+	if moving != SecondaryBones {
+		t.Fatalf("moving particles = %d, want 62", moving)
 	}
 }

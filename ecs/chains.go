@@ -1,0 +1,221 @@
+package ecs
+
+import (
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+
+	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/check"
+	"github.com/sway-anim/sway/systems"
+	"github.com/sway-anim/sway/systems/chain"
+	"github.com/sway-anim/sway/systems/collide"
+)
+
+// ChainSettings are a dynamic chain's parameters (DynamicBone's model);
+// see the chain package for each field, its range and its clamp.
+type ChainSettings = chain.Settings
+
+// Curve multiplies a chain parameter along the chain: (T, V) keys, T the
+// rest distance from the root over the chain's length, linear between keys.
+type Curve = chain.Curve
+
+// DefaultChainSettings returns DynamicBone's defaults.
+func DefaultChainSettings() ChainSettings { return chain.DefaultSettings() }
+
+// ColliderDesc is a collider in the space of the bone it is attached to.
+type ColliderDesc = collide.Desc
+
+// Sphere, Capsule and Plane make collider descriptions (bone space).
+var (
+	Sphere  = collide.NewSphere
+	Capsule = collide.NewCapsule
+	Plane   = collide.NewPlane
+)
+
+// ColliderSpec attaches a collider to a bone of the character.
+type ColliderSpec struct {
+	Bone  string
+	Shape ColliderDesc
+}
+
+// ChainSpec describes one dynamic chain of a character by bone names.
+type ChainSpec struct {
+	Root       string     // the bone the chain hangs from; it follows the animation
+	Exclusions []string   // bones whose subtrees are left out
+	EndLength  float32    // a virtual end particle this far past each tip, relative to the tip bone's length
+	EndOffset  mgl32.Vec3 // or: a virtual end particle at this offset in the tip bone's space
+	Colliders  []int      // indices into the colliders given to AddChains
+	Settings   ChainSettings
+}
+
+// AddChains gives a character dynamic chains and the colliders they may
+// collide with. It validates everything and returns a *FieldError naming
+// the spec and field; a character has one set of chains (RemoveChains
+// first to replace them).
+func (w *World) AddChains(e ecs.Entity, colliders []ColliderSpec, chains []ChainSpec) error {
+	pose, err := w.pose(e)
+	if err != nil {
+		return err
+	}
+	m := generic.NewMap[components.Chains](w.ecs)
+	if m.Has(e) {
+		return check.Errorf("AddChains", "Entity", e, "already has chains (RemoveChains first)")
+	}
+	skel := w.reg.Skeletons[pose.Skeleton]
+	descs := make([]collide.Desc, len(colliders))
+	bones := make([]int32, len(colliders))
+	for i, c := range colliders {
+		b := skel.Index(c.Bone)
+		if b < 0 {
+			return check.Errorf("ColliderSpec", fmt.Sprintf("[%d].Bone", i), c.Bone, "no bone has this name")
+		}
+		if err := c.Shape.Validate(); err != nil {
+			return fmt.Errorf("ColliderSpec[%d]: %w", i, err)
+		}
+		descs[i], bones[i] = c.Shape, int32(b)
+	}
+	cs := chain.Skeleton{Parent: skel.Parents(), RestPos: skel.RestPos(), RestRot: skel.RestRot(), RestScale: skel.RestScale()}
+	var built chain.Particles
+	out := make([]chain.Chain, len(chains))
+	for i, spec := range chains {
+		field := fmt.Sprintf("[%d]", i)
+		d := chain.Desc{Root: int32(skel.Index(spec.Root)), EndLength: spec.EndLength, EndOffset: spec.EndOffset, Settings: spec.Settings}
+		if d.Root < 0 {
+			return check.Errorf("ChainSpec", field+".Root", spec.Root, "no bone has this name")
+		}
+		for _, name := range spec.Exclusions {
+			b := skel.Index(name)
+			if b < 0 {
+				return check.Errorf("ChainSpec", field+".Exclusions", name, "no bone has this name")
+			}
+			d.Exclusions = append(d.Exclusions, int32(b))
+		}
+		for _, k := range spec.Colliders {
+			if k < 0 || k >= len(colliders) {
+				return check.Errorf("ChainSpec", field+".Colliders", k, "no collider has this index (%d given)", len(colliders))
+			}
+			d.Colliders = append(d.Colliders, int32(k))
+		}
+		if err := chain.Build(&built, &out[i], &cs, &d); err != nil {
+			return fmt.Errorf("ChainSpec%s: %w", field, err)
+		}
+	}
+	h := w.chainStore().AddChains(out, &built, descs, bones)
+	cm := generic.NewMap1[components.Chains](w.ecs)
+	cm.Assign(e, &h)
+	return nil
+}
+
+func (w *World) chainStore() *systems.ChainStore { return ecs.GetResource[systems.ChainStore](w.ecs) }
+
+// chainsOf returns a character's chain handle.
+func (w *World) chainsOf(e ecs.Entity) (*components.Chains, error) {
+	if _, err := w.pose(e); err != nil {
+		return nil, err
+	}
+	m := generic.NewMap[components.Chains](w.ecs)
+	if !m.Has(e) {
+		return nil, fmt.Errorf("sway: character has no chains")
+	}
+	return m.Get(e), nil
+}
+
+// RemoveChains removes a character's chains and colliders; the pose goes
+// back to the animation from the next frame.
+func (w *World) RemoveChains(e ecs.Entity) error {
+	h, err := w.chainsOf(e)
+	if err != nil {
+		return err
+	}
+	w.chainStore().Release(*h)
+	cm := generic.NewMap1[components.Chains](w.ecs)
+	cm.Remove(e)
+	return nil
+}
+
+// NumChains returns how many chains a character has.
+func (w *World) NumChains(e ecs.Entity) int {
+	h, err := w.chainsOf(e)
+	if err != nil {
+		return 0
+	}
+	return int(h.Count)
+}
+
+// ChainSettingsOf returns the settings of a character's chain i.
+func (w *World) ChainSettingsOf(e ecs.Entity, i int) (ChainSettings, error) {
+	c, err := w.chainAt(e, i)
+	if err != nil {
+		return ChainSettings{}, err
+	}
+	return c.Settings, nil
+}
+
+// SetChainSettings edits chain i of a character; the new values take effect
+// at the next frame, without rebuilding the chain. Invalid settings are
+// rejected with a *FieldError and the old ones kept.
+func (w *World) SetChainSettings(e ecs.Entity, i int, s ChainSettings) error {
+	c, err := w.chainAt(e, i)
+	if err != nil {
+		return err
+	}
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	c.Settings = s
+	chain.Refresh(c.Particles(&w.chainStore().Particles), c)
+	return nil
+}
+
+func (w *World) chainAt(e ecs.Entity, i int) (*chain.Chain, error) {
+	h, err := w.chainsOf(e)
+	if err != nil {
+		return nil, err
+	}
+	if i < 0 || i >= int(h.Count) {
+		return nil, check.Errorf("Chains", "Index", i, "the character has %d chains", h.Count)
+	}
+	return &w.chainStore().Chains[int(h.First)+i], nil
+}
+
+// ResetChains puts a character's chains back on the animated pose at the
+// next frame (after a cut, a respawn or a pose snap).
+func (w *World) ResetChains(e ecs.Entity) error {
+	h, err := w.chainsOf(e)
+	if err != nil {
+		return err
+	}
+	st := w.chainStore()
+	for k := h.First; k < h.First+h.Count; k++ {
+		st.Chains[k].Reset()
+	}
+	return nil
+}
+
+// PauseChains pauses or resumes a character's chains. A paused character
+// shows its animated pose; on resume its chains restart from it.
+func (w *World) PauseChains(e ecs.Entity, paused bool) error {
+	h, err := w.chainsOf(e)
+	if err != nil {
+		return err
+	}
+	if h.Paused && !paused {
+		h.Paused = false
+		return w.ResetChains(e)
+	}
+	h.Paused = paused
+	return nil
+}
+
+// SetReference sets the point that distance-based disabling measures from
+// (ChainSettings.DisableDistance): the camera or the player.
+func (w *World) SetReference(p mgl32.Vec3) error {
+	if err := check.FiniteVec3("World", "Reference", p); err != nil {
+		return err
+	}
+	w.chainStore().Reference = p
+	return nil
+}

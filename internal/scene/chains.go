@@ -1,0 +1,65 @@
+package scene
+
+import (
+	"fmt"
+	"math/rand"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/mlange-42/arche/ecs"
+
+	sway "github.com/sway-anim/sway/ecs"
+)
+
+// Colliders returns the standard rig's three colliders: a head sphere and
+// two tapered upper-arm capsules.
+func Colliders() []sway.ColliderSpec {
+	return []sway.ColliderSpec{
+		{Bone: "head", Shape: sway.Sphere(mgl32.Vec3{0, 0.08, 0}, 0.08)},
+		{Bone: "upper_arm.L", Shape: sway.Capsule(mgl32.Vec3{}, mgl32.Vec3{0.26, 0, 0}, 0.05, 0.04)},
+		{Bone: "upper_arm.R", Shape: sway.Capsule(mgl32.Vec3{}, mgl32.Vec3{-0.26, 0, 0}, 0.05, 0.04)},
+	}
+}
+
+// ChainSpecs returns the standard rig's dynamic chains with settings varied
+// by the seed: 8 hair chains (6 moving particles each: 5 bones below the
+// root plus a virtual end), 2 ears (3 each) and a tail (8): 62 moving
+// particles. Hair collides with all three colliders, the ears with the
+// head.
+func ChainSpecs(rng *rand.Rand) []sway.ChainSpec {
+	vary := func(v, spread float32) float32 { return v * (1 + spread*(2*rng.Float32()-1)) }
+	base := func(damping, elasticity, stiffness, inert float32, gravity float32) sway.ChainSettings {
+		s := sway.DefaultChainSettings()
+		s.Damping, s.Elasticity, s.Stiffness, s.Inert = vary(damping, 0.2), vary(elasticity, 0.2), vary(stiffness, 0.2), vary(inert, 0.2)
+		s.Radius = 0.005
+		s.Gravity = mgl32.Vec3{0, -vary(gravity, 0.1), 0}
+		return s
+	}
+	var specs []sway.ChainSpec
+	for k := 0; k < HairChains; k++ {
+		specs = append(specs, sway.ChainSpec{
+			Root: fmt.Sprintf("hair%d.0", k), EndLength: 1, Colliders: []int{0, 1, 2},
+			Settings: base(0.15, 0.05, 0.1, 0.2, 0.003),
+		})
+	}
+	for _, side := range []string{"L", "R"} {
+		specs = append(specs, sway.ChainSpec{
+			Root: "ear." + side + ".0", EndLength: 1, Colliders: []int{0},
+			Settings: base(0.2, 0.2, 0.5, 0.1, 0.001),
+		})
+	}
+	specs = append(specs, sway.ChainSpec{Root: "tail.0", EndLength: 1, Settings: base(0.1, 0.08, 0.2, 0.3, 0.002)})
+	return specs
+}
+
+// AddChains gives every character the standard chains and colliders, with
+// per-character settings drawn from a generator seeded by seed.
+func (s *Scene) AddChains(w *sway.World, ents []ecs.Entity, seed int64) error {
+	rng := rand.New(rand.NewSource(seed))
+	colliders := Colliders()
+	for _, e := range ents {
+		if err := w.AddChains(e, colliders, ChainSpecs(rng)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,165 @@
+package systems
+
+import (
+	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+
+	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/rig"
+	"github.com/sway-anim/sway/jobs"
+	"github.com/sway-anim/sway/systems/chain"
+)
+
+// The dynamic chains run as three systems: ChainPrepare (phase prepare:
+// colliders placed on the animated bones, object move, teleports, the
+// sub-step count), ChainStep (phase integrate: per sub-step the Verlet
+// integration, then constraints and colliders — one system because sub-steps
+// alternate the two) and ChainApply (phase apply: particles back into bone
+// rotations, the pose marked dirty for the final forward kinematics).
+func init() {
+	registerDefault(PhasePrepare, 10, "chain.prepare", func() System { return NewChainPrepare() })
+	registerDefault(PhaseIntegrate, 10, "chain.step", func() System { return NewChainStep() })
+	registerDefault(PhaseApply, 10, "chain.apply", func() System { return NewChainApply() })
+}
+
+// chainSystem is what the three chain systems share.
+type chainSystem struct {
+	frame frame
+	chars featureCharacters[components.Chains]
+	store generic.Resource[ChainStore]
+	job   *jobs.Job
+	body  func(lo, hi int)
+	// Set for the duration of one Update.
+	pool *rig.Pool
+	reg  *rig.Registry
+	st   *ChainStore
+	dt   float32
+}
+
+func newChainSystem(name string, run func(*chainSystem, int, int)) *chainSystem {
+	s := &chainSystem{chars: newFeatureCharacters[components.Chains](), job: jobs.NewJob(name)}
+	s.body = func(lo, hi int) { run(s, lo, hi) } // made once: no allocation per frame
+	return s
+}
+
+func (s *chainSystem) Initialize(w *ecs.World) {
+	s.frame = newFrame(w)
+	s.store = generic.NewResource[ChainStore](w)
+}
+
+func (s *chainSystem) Update(w *ecs.World) {
+	items := s.chars.gather(w)
+	s.pool, s.reg, s.st, s.dt = s.frame.pool.Get(), s.frame.reg.Get(), s.store.Get(), s.frame.time.Get().Dt
+	s.frame.faults.Get().Report(s.frame.jobs.Get().For(s.job, len(items), CharacterGrain, s.body))
+	s.chars.release()
+	s.pool, s.reg, s.st = nil, nil, nil
+}
+
+func (s *chainSystem) Finalize(w *ecs.World) {}
+
+// posePart returns the chain kernels' view of one character's pose.
+func posePart(pool *rig.Pool, p *components.Pose) chain.Pose {
+	a, b := p.First, p.First+p.Count
+	return chain.Pose{
+		LocalPos: pool.LocalPos[a:b], LocalRot: pool.LocalRot[a:b],
+		WorldPos: pool.WorldPos[a:b], WorldRot: pool.WorldRot[a:b], WorldScale: pool.WorldScale[a:b],
+	}
+}
+
+// ChainPrepare places the characters' colliders on their animated bones and
+// prepares every chain for this frame's sub-steps.
+type ChainPrepare struct {
+	*chainSystem
+	compact *generic.Filter1[components.Chains]
+}
+
+// NewChainPrepare returns the chain prepare system.
+func NewChainPrepare() *ChainPrepare {
+	return &ChainPrepare{chainSystem: newChainSystem("chain.prepare", prepareChains), compact: generic.NewFilter1[components.Chains]()}
+}
+
+// Update implements System: it first compacts away removed characters'
+// chains (on this goroutine, before any worker sees the store).
+func (s *ChainPrepare) Update(w *ecs.World) {
+	s.store.Get().Compact(w, s.compact)
+	s.chainSystem.Update(w)
+}
+
+func prepareChains(s *chainSystem, lo, hi int) {
+	st := s.st
+	for _, it := range s.chars.items[lo:hi] {
+		h := it.feat
+		steps := st.Steps[h.First : h.First+h.Count]
+		if h.Paused || !rootFinite(&it.root.Transform) {
+			for k := range steps {
+				steps[k] = -1
+			}
+			continue
+		}
+		pose := posePart(s.pool, it.pose)
+		cf, ce := h.ColliderFirst, h.ColliderFirst+h.ColliderCount
+		chain.PlaceColliders(st.Shapes[cf:ce], st.ColliderDescs[cf:ce], st.ColliderBones[cf:ce], pose)
+		f := chain.Frame{Dt: s.dt, ObjectPos: it.root.Pos, ObjectRot: it.root.Rot, ObjectScale: it.root.Scale, Reference: st.Reference}
+		for k := range steps {
+			c := &st.Chains[int(h.First)+k]
+			steps[k] = int8(chain.Prepare(c.Particles(&st.Particles), c, pose, &f))
+		}
+	}
+}
+
+// ChainStep runs every chain's sub-steps: Verlet integration, then
+// constraints and colliders, per sub-step; or DynamicBone's skip update when
+// the clock gave no sub-step this frame.
+type ChainStep struct{ *chainSystem }
+
+// NewChainStep returns the chain step system.
+func NewChainStep() *ChainStep { return &ChainStep{newChainSystem("chain.step", stepChains)} }
+
+func stepChains(s *chainSystem, lo, hi int) {
+	st := s.st
+	for _, it := range s.chars.items[lo:hi] {
+		h := it.feat
+		shapes := st.Shapes[h.ColliderFirst : h.ColliderFirst+h.ColliderCount]
+		for k := h.First; k < h.First+h.Count; k++ {
+			c := &st.Chains[k]
+			p := c.Particles(&st.Particles)
+			switch n := int(st.Steps[k]); {
+			case n < 0:
+			case n == 0:
+				chain.SkipUpdate(p, c)
+			default:
+				for sub := 0; sub < n; sub++ {
+					chain.Integrate(p, c, sub)
+					chain.Constrain(p, c, shapes)
+				}
+			}
+		}
+	}
+}
+
+// ChainApply writes the simulated chains into the characters' local
+// poses and marks each chain's subtree dirty.
+type ChainApply struct{ *chainSystem }
+
+// NewChainApply returns the chain apply system.
+func NewChainApply() *ChainApply { return &ChainApply{newChainSystem("chain.apply", applyChains)} }
+
+func applyChains(s *chainSystem, lo, hi int) {
+	st := s.st
+	for _, it := range s.chars.items[lo:hi] {
+		h := it.feat
+		pose := posePart(s.pool, it.pose)
+		skel := s.reg.Skeletons[it.pose.Skeleton]
+		for k := h.First; k < h.First+h.Count; k++ {
+			if st.Steps[k] < 0 {
+				continue
+			}
+			c := &st.Chains[k]
+			p := c.Particles(&st.Particles)
+			if lowest := chain.Apply(p, c, pose); lowest >= 0 {
+				// Every bone Apply writes descends from the chain's root.
+				it.pose.MarkDirty(int32(lowest), skel.SubtreeEnd(int(p.Bone[0])))
+			}
+		}
+	}
+}
