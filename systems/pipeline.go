@@ -43,17 +43,19 @@ func (p Phase) String() string {
 
 // SystemStats is one system's timing.
 type SystemStats struct {
-	Name  string
-	Phase Phase
-	Calls uint64
-	Last  time.Duration // wall time of the last Update
-	Total time.Duration
+	Name     string
+	Phase    Phase
+	Calls    uint64
+	Last     time.Duration // wall time of the last Update
+	Total    time.Duration
+	Disabled bool // switched off with SetEnabled
 }
 
 type entry struct {
-	sys    System
-	labels context.Context
-	stats  SystemStats
+	sys      System
+	labels   context.Context
+	stats    SystemStats
+	disabled bool
 }
 
 // Pipeline runs systems phase by phase, in the order they were added within
@@ -97,6 +99,9 @@ func (p *Pipeline) Initialize(w *ecs.World) {
 func (p *Pipeline) Update(w *ecs.World) {
 	for i := range p.entries {
 		e := &p.entries[i]
+		if e.disabled {
+			continue
+		}
 		pprof.SetGoroutineLabels(e.labels)
 		start := time.Now()
 		e.sys.Update(w)
@@ -119,9 +124,34 @@ func (p *Pipeline) Finalize(w *ecs.World) {
 // Stats appends every system's timing to dst, in run order.
 func (p *Pipeline) Stats(dst []SystemStats) []SystemStats {
 	for i := range p.entries {
-		dst = append(dst, p.entries[i].stats)
+		s := p.entries[i].stats
+		s.Disabled = p.entries[i].disabled
+		dst = append(dst, s)
 	}
 	return dst
+}
+
+// SetEnabled switches the named system on or off; a disabled system is
+// skipped by Update (for tools and measurements: the forward-kinematics
+// systems should stay on). It reports whether a system has that name.
+func (p *Pipeline) SetEnabled(name string, on bool) bool {
+	found := false
+	for i := range p.entries {
+		if p.entries[i].stats.Name == name {
+			p.entries[i].disabled = !on
+			found = true
+		}
+	}
+	return found
+}
+
+// Names returns the systems' names in run order.
+func (p *Pipeline) Names() []string {
+	names := make([]string, len(p.entries))
+	for i := range p.entries {
+		names[i] = p.entries[i].stats.Name
+	}
+	return names
 }
 
 // Len returns the number of systems.

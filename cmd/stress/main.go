@@ -4,7 +4,8 @@
 //
 //	go run ./cmd/stress                      # 10,000 characters, 600 frames
 //	go run ./cmd/stress -characters 1000 -frames 120 -workers 1
-//	go run ./cmd/stress -cpuprofile cpu.out  # then: go tool pprof -tagfocus system=fk.final cpu.out
+//	go run ./cmd/stress -cpuprofile cpu.out  # then: go tool pprof -tagfocus system=chain.step cpu.out
+//	go run ./cmd/stress -systems chain.prepare,chain.step,chain.apply -pprof localhost:6060
 //
 // The report has one row per system (p50 and p99 milliseconds per frame,
 // share of the frame, nanoseconds per character), the whole frame's
@@ -16,11 +17,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
+	_ "net/http/pprof"
 	"os"
 	"runtime"
 	"runtime/pprof"
 	"runtime/trace"
-	"time"
 )
 
 type config struct {
@@ -34,6 +37,9 @@ type config struct {
 	trace      string
 	json       string
 	quiet      bool
+	systems    string // comma list of systems to run; "" or "all" for all
+	pprofAddr  string
+	camera     bool
 }
 
 func main() {
@@ -48,6 +54,9 @@ func main() {
 	flag.StringVar(&cfg.trace, "trace", "", "write an execution trace")
 	flag.StringVar(&cfg.json, "json", "", "write the report as JSON to this file")
 	flag.BoolVar(&cfg.quiet, "quiet", false, "print only the report")
+	flag.StringVar(&cfg.systems, "systems", "all", "comma list of systems to run (forward kinematics always runs)")
+	flag.StringVar(&cfg.pprofAddr, "pprof", "", "serve net/http/pprof on this address while running, e.g. localhost:6060")
+	flag.BoolVar(&cfg.camera, "camera", false, "a realistic camera: chains farther than 40 m from a camera at the grid's corner are disabled")
 	flag.Parse()
 	if err := run(cfg, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "stress:", err)
@@ -58,6 +67,17 @@ func main() {
 func run(cfg config, out io.Writer) error {
 	if cfg.characters < 1 || cfg.frames < 1 || !(cfg.dt > 0) || cfg.workers < 0 {
 		return fmt.Errorf("need -characters >= 1, -frames >= 1, -dt > 0, -workers >= 0")
+	}
+	if cfg.pprofAddr != "" {
+		ln, err := net.Listen("tcp", cfg.pprofAddr)
+		if err != nil {
+			return fmt.Errorf("-pprof: %w", err)
+		}
+		defer ln.Close()
+		go func() { _ = http.Serve(ln, nil) }() // net/http/pprof registers on the default mux
+		if !cfg.quiet {
+			fmt.Fprintf(out, "pprof on http://%s/debug/pprof/\n", ln.Addr())
+		}
 	}
 	if cfg.cpuprofile != "" {
 		f, err := os.Create(cfg.cpuprofile)
@@ -103,28 +123,4 @@ func run(cfg config, out io.Writer) error {
 		}
 	}
 	return nil
-}
-
-// progress prints a line every few seconds unless quiet.
-type progress struct {
-	out   io.Writer
-	quiet bool
-	start time.Time
-	last  time.Time
-	total int
-}
-
-func (p *progress) update(frame int) {
-	if p.quiet {
-		return
-	}
-	now := time.Now()
-	if now.Sub(p.last) < 2*time.Second && frame != p.total {
-		return
-	}
-	p.last = now
-	el := now.Sub(p.start).Seconds()
-	fps := float64(frame) / el
-	eta := float64(p.total-frame) / fps
-	fmt.Fprintf(p.out, "frame %d/%d  %.1f frames/s  eta %.0fs\n", frame, p.total, fps, eta)
 }

@@ -42,6 +42,7 @@ type systemRow struct {
 	P99       float64 `json:"p99_ms"`
 	Mean      float64 `json:"mean_ms"`
 	NsPerChar float64 `json:"ns_per_char"`
+	Disabled  bool    `json:"disabled,omitempty"`
 }
 
 // report is the stress run's result; its JSON form is the machine-readable
@@ -72,6 +73,9 @@ func (r *report) print(out io.Writer) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "system\tp50 ms\tp99 ms\tshare\tns/char\t")
 	for _, s := range r.Systems {
+		if s.Disabled {
+			continue
+		}
 		share := 0.0
 		if r.Frame.Mean > 0 {
 			share = 100 * s.Mean / r.Frame.Mean

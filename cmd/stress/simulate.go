@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/metrics"
+	"strings"
 	"time"
+
+	"github.com/go-gl/mathgl/mgl32"
 
 	arche "github.com/mlange-42/arche/ecs"
 
@@ -26,7 +30,18 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := sc.AddChains(w, ents, cfg.seed+1); err != nil {
+	var tweak func(*sway.ChainSettings)
+	if cfg.camera {
+		// The camera stands at the grid's corner; chains beyond 40 m rest.
+		if err := w.SetReference(mgl32.Vec3{-5, 1.7, -5}); err != nil {
+			return nil, err
+		}
+		tweak = func(s *sway.ChainSettings) { s.DisableDistance = 40 }
+	}
+	if err := sc.AddChainsWith(w, ents, cfg.seed+1, tweak); err != nil {
+		return nil, err
+	}
+	if err := enableSystems(w, cfg.systems); err != nil {
 		return nil, err
 	}
 	store := arche.GetResource[systems.ChainStore](w.ECS())
@@ -37,8 +52,10 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 	}
 
 	names := []string{"game.roots"}
+	disabled := map[string]bool{}
 	for _, s := range w.Pipeline().Stats(nil) {
 		names = append(names, s.Name)
+		disabled[s.Name] = s.Disabled
 	}
 	// Per-frame series, allocated up front so the loop allocates nothing.
 	series := make([][]float64, len(names))
@@ -51,8 +68,13 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 	var ms runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
-	mallocs0, bytes0, peakHeap := ms.Mallocs, ms.TotalAlloc, ms.HeapAlloc
-	prog := progress{out: out, quiet: cfg.quiet, start: time.Now(), total: cfg.frames}
+	peakHeap := ms.HeapAlloc
+	// Allocations are counted around Step alone (runtime/metrics reads
+	// without stopping the world and without allocating), so the progress
+	// bar and the harness are not charged to sway.
+	allocs := []metrics.Sample{{Name: "/gc/heap/allocs:objects"}, {Name: "/gc/heap/allocs:bytes"}}
+	var allocObjs, allocBytes uint64
+	prog := newProgress(out, cfg.quiet, cfg.frames)
 	dt := float32(cfg.dt)
 	var particleSteps int
 	for f := 0; f < cfg.frames; f++ {
@@ -61,11 +83,16 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 		if err := sc.MoveRoots(w, ents, t); err != nil {
 			return nil, err
 		}
+		metrics.Read(allocs)
+		o0, b0 := allocs[0].Value.Uint64(), allocs[1].Value.Uint64()
 		moved := time.Now()
 		if err := w.Step(dt); err != nil {
 			return nil, fmt.Errorf("frame %d: %w", f, err)
 		}
 		frameMs[f] = float64(time.Since(moved).Nanoseconds()) / 1e6
+		metrics.Read(allocs)
+		allocObjs += allocs[0].Value.Uint64() - o0
+		allocBytes += allocs[1].Value.Uint64() - b0
 		for k := range store.Chains {
 			if n := int(store.Steps[k]); n > 0 {
 				particleSteps += (store.Chains[k].N - 1) * n // the root follows the animation
@@ -82,6 +109,7 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 		}
 		prog.update(f + 1)
 	}
+	prog.finish()
 	runtime.ReadMemStats(&ms)
 	peakHeap = max(peakHeap, ms.HeapAlloc)
 
@@ -95,8 +123,8 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 		ParticlesPerChar: scene.SecondaryBones,
 		SetupMs:          float64(setup.Nanoseconds()) / 1e6,
 		Frame:            summarize(frameMs),
-		AllocsPerFrame:   float64(ms.Mallocs-mallocs0) / float64(cfg.frames),
-		BytesPerFrame:    float64(ms.TotalAlloc-bytes0) / float64(cfg.frames),
+		AllocsPerFrame:   float64(allocObjs) / float64(cfg.frames),
+		BytesPerFrame:    float64(allocBytes) / float64(cfg.frames),
 		PeakHeapBytes:    peakHeap,
 		Checksum:         fmt.Sprintf("%016x", w.Checksum()),
 	}
@@ -110,9 +138,32 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 			rep.NsPerParticleStep = total * 1e6 / float64(particleSteps)
 		}
 		rep.Systems = append(rep.Systems, systemRow{
-			Name: name, P50: s.P50, P99: s.P99, Mean: s.Mean,
+			Name: name, P50: s.P50, P99: s.P99, Mean: s.Mean, Disabled: disabled[name],
 			NsPerChar: s.Mean * 1e6 / float64(cfg.characters),
 		})
 	}
 	return rep, nil
+}
+
+// enableSystems leaves on only the named systems (and forward kinematics,
+// which every later system and the checksum need); "" or "all" keeps all.
+func enableSystems(w *sway.World, list string) error {
+	if list == "" || list == "all" {
+		return nil
+	}
+	p := w.Pipeline()
+	want := map[string]bool{}
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if !p.SetEnabled(name, true) {
+			return fmt.Errorf("-systems: no system %q (have: %s)", name, strings.Join(p.Names(), ", "))
+		}
+		want[name] = true
+	}
+	for _, name := range p.Names() {
+		if !want[name] && !strings.HasPrefix(name, "fk.") {
+			p.SetEnabled(name, false)
+		}
+	}
+	return nil
 }

@@ -54,10 +54,22 @@ func ChainSpecs(rng *rand.Rand) []sway.ChainSpec {
 // AddChains gives every character the standard chains and colliders, with
 // per-character settings drawn from a generator seeded by seed.
 func (s *Scene) AddChains(w *sway.World, ents []ecs.Entity, seed int64) error {
+	return s.AddChainsWith(w, ents, seed, nil)
+}
+
+// AddChainsWith is AddChains with every chain's settings passed through
+// tweak (when not nil) before they are added.
+func (s *Scene) AddChainsWith(w *sway.World, ents []ecs.Entity, seed int64, tweak func(*sway.ChainSettings)) error {
 	rng := rand.New(rand.NewSource(seed))
 	colliders := Colliders()
 	for _, e := range ents {
-		if err := w.AddChains(e, colliders, ChainSpecs(rng)); err != nil {
+		specs := ChainSpecs(rng)
+		if tweak != nil {
+			for i := range specs {
+				tweak(&specs[i].Settings)
+			}
+		}
+		if err := w.AddChains(e, colliders, specs); err != nil {
 			return err
 		}
 	}

@@ -123,6 +123,7 @@ type Character struct {
 type Scene struct {
 	Skeleton *rig.Skeleton
 	Chars    []Character
+	seed     int64
 }
 
 // New builds the scene's skeleton and per-character parameters.
@@ -139,7 +140,7 @@ func New(cfg Config) (*Scene, error) {
 	}
 	rng := rand.New(rand.NewSource(cfg.Seed))
 	side := int(math.Ceil(math.Sqrt(float64(cfg.Characters))))
-	s := &Scene{Skeleton: skel, Chars: make([]Character, cfg.Characters)}
+	s := &Scene{Skeleton: skel, Chars: make([]Character, cfg.Characters), seed: cfg.Seed}
 	for i := range s.Chars {
 		s.Chars[i] = Character{
 			Home:   mgl32.Vec3{float32(i%side) * cfg.Spacing, 0, float32(i/side) * cfg.Spacing},
@@ -151,14 +152,40 @@ func New(cfg Config) (*Scene, error) {
 	return s, nil
 }
 
+// Teleports: every TeleportEvery seconds of simulated time, each character
+// jumps TeleportJump metres along +X with probability TeleportShare (decided
+// by a hash of the seed, the character and the moment, so every run and
+// every worker count sees the same teleports).
+const (
+	TeleportEvery = 10.0
+	TeleportShare = 0.01
+	TeleportJump  = 50
+)
+
+// Teleports returns how many times character i has teleported by time t.
+func (s *Scene) Teleports(i int, t float64) int {
+	n := 0
+	for k := 1; float64(k)*TeleportEvery <= t; k++ {
+		h := uint64(s.seed)*0x9e3779b97f4a7c15 ^ uint64(i)*0xbf58476d1ce4e5b9 ^ uint64(k)*0x94d049bb133111eb
+		h ^= h >> 31
+		h *= 0xd6e8feb86659fd93
+		h ^= h >> 32
+		if float64(h%1_000_000)/1e6 < TeleportShare {
+			n++
+		}
+	}
+	return n
+}
+
 // RootAt returns character i's root transform at simulated time t: moving
-// on a circle around its home, facing along the path.
+// on a circle around its home, facing along the path, shifted by its
+// teleports so far.
 func (s *Scene) RootAt(i int, t float64) components.Transform {
 	c := &s.Chars[i]
 	a := float64(c.Phase) + float64(c.Speed)*t
 	sin, cos := math.Sincos(a)
 	tr := components.Identity()
-	tr.Pos = c.Home.Add(mgl32.Vec3{c.Radius * float32(cos), 0, c.Radius * float32(sin)})
+	tr.Pos = c.Home.Add(mgl32.Vec3{c.Radius*float32(cos) + float32(TeleportJump*s.Teleports(i, t)), 0, c.Radius * float32(sin)})
 	// Facing the tangent (-sin, 0, cos): a yaw about +Y with forward = +Z.
 	yaw := float32(math.Atan2(-sin, cos))
 	tr.Rot = mgl32.QuatRotate(yaw, mgl32.Vec3{0, 1, 0})

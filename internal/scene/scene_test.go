@@ -57,3 +57,22 @@ func TestChainSpecsMakeSixtyTwoParticles(t *testing.T) {
 		t.Fatalf("moving particles = %d, want 62", moving)
 	}
 }
+
+func TestOnePercentTeleportEveryTenSeconds(t *testing.T) {
+	s, _ := New(Config{Characters: 10000, Seed: 3})
+	jumped := 0
+	for i := range s.Chars {
+		if s.Teleports(i, 9.99) != 0 {
+			t.Fatalf("character %d teleported before 10 s", i)
+		}
+		if n := s.Teleports(i, 10); n == 1 {
+			jumped++
+			if d := s.RootAt(i, 10).Pos.Sub(s.RootAt(i, 9.999).Pos).Len(); d < 49 {
+				t.Fatalf("teleport moved character %d by %.2f m", i, d)
+			}
+		}
+	}
+	if jumped < 70 || jumped > 130 { // 1% of 10,000, binomial spread
+		t.Fatalf("%d of 10000 characters teleported at 10 s, want about 100", jumped)
+	}
+}
