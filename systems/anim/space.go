@@ -64,6 +64,7 @@ type BlendSpace struct {
 	positions  []mgl32.Vec2
 	normalize  bool
 	bones      int
+	loop       bool // every clip loops
 }
 
 // NewBlendSpace validates desc and copies it into a blend space.
@@ -76,6 +77,10 @@ func NewBlendSpace(desc BlendSpaceDesc) (*BlendSpace, error) {
 		clips:     append([]*Clip(nil), desc.Clips...),
 		normalize: desc.NormalizeDirect,
 		bones:     desc.Clips[0].bones,
+		loop:      true,
+	}
+	for _, c := range desc.Clips {
+		s.loop = s.loop && c.loop
 	}
 	switch desc.Kind {
 	case Kind1D:
@@ -95,6 +100,10 @@ func (s *BlendSpace) Len() int { return len(s.clips) }
 
 // BoneCount returns the number of bones of the clips' skeleton.
 func (s *BlendSpace) BoneCount() int { return s.bones }
+
+// Loop reports whether every clip loops: then a normalised time wraps
+// (AdvancePhase), otherwise it stops at the end.
+func (s *BlendSpace) Loop() bool { return s.loop }
 
 // Clip returns the clip of sample i.
 func (s *BlendSpace) Clip(i int) *Clip { return s.clips[i] }
@@ -156,6 +165,13 @@ func (s *BlendSpace) Evaluate(dst Pose, sc *Scratch, in Input, rest Pose) bool {
 		return false
 	}
 	sc.n = n
+	return s.blend(dst, w, in.Times, rest)
+}
+
+// blend samples the clips with a non-zero weight in w at their times and
+// writes the blend into dst: the second half of Evaluate, after the checks.
+func (s *BlendSpace) blend(dst Pose, w, times []float32, rest Pose) bool {
+	bones := s.bones
 	single, count := -1, 0
 	for i, v := range w {
 		if activeWeight(v) > 0 {
@@ -164,13 +180,13 @@ func (s *BlendSpace) Evaluate(dst Pose, sc *Scratch, in Input, rest Pose) bool {
 		}
 	}
 	if count == 1 && w[single] >= 1-weightSlack {
-		return s.clips[single].Sample(dst, rest, in.Times[single])
+		return s.clips[single].Sample(dst, rest, times[single])
 	}
 	div, rem := weightTotal(w)
 	blendBegin(dst, bones)
 	for i, v := range w {
 		if v = activeWeight(v); v > 0 {
-			s.clips[i].accumulate(dst, rest, in.Times[i], float32(float64(v)/div))
+			s.clips[i].accumulate(dst, rest, times[i], float32(float64(v)/div))
 		}
 	}
 	blendEnd(dst, rest, bones, rem)
