@@ -1,35 +1,51 @@
 package systems
 
 import (
-	"github.com/mlange-42/arche/ecs"
+	"runtime/pprof"
 
+	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+
+	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/jobs"
 )
 
-// PoseReset sets every character's local pose to its skeleton's rest pose
-// and marks it dirty: the animation phase of characters that no animation
-// layer drives, so that procedural and secondary motion start from the
-// same pose every frame instead of accumulating.
+// PoseReset is the animation phase's pose source. Characters without a
+// components.Animation get their skeleton's rest pose, so that procedural
+// and secondary motion start from the same pose every frame instead of
+// accumulating; characters with one get the animation layer (an
+// [Animation] system run by this one, under its own job and pprof label
+// "anim"). Either way the pose is marked dirty.
 type PoseReset struct {
 	frame frame
-	chars characters
+	chars characters // characters without an Animation component
 	job   *jobs.Job
 	body  func(lo, hi int)
+	anim  *Animation
 	// Set for the duration of one Update.
 	pool *rig.Pool
 	reg  *rig.Registry
 }
 
-// NewPoseReset returns the pose-reset system.
+// NewPoseReset returns the pose-reset system with its animation layer.
 func NewPoseReset() *PoseReset {
-	s := &PoseReset{chars: newCharacters(), job: jobs.NewJob("pose.reset")}
+	s := &PoseReset{
+		chars: characters{filter: generic.NewFilter2[components.Pose, components.Root]().
+			Without(generic.T[components.Animation]())},
+		job:  jobs.NewJob("pose.reset"),
+		anim: NewAnimation(),
+	}
 	s.body = s.run
 	return s
 }
 
 // Initialize implements System.
-func (s *PoseReset) Initialize(w *ecs.World) { s.frame = newFrame(w) }
+func (s *PoseReset) Initialize(w *ecs.World) {
+	s.frame = newFrame(w)
+	ecs.ComponentID[components.Animation](w) // the filter's exclusion, registered outside any query
+	s.anim.Initialize(w)
+}
 
 // Update implements System.
 func (s *PoseReset) Update(w *ecs.World) {
@@ -38,6 +54,11 @@ func (s *PoseReset) Update(w *ecs.World) {
 	s.frame.faults.Get().Report(s.frame.jobs.Get().For(s.job, len(items), CharacterGrain, s.body))
 	s.chars.release()
 	s.pool, s.reg = nil, nil
+	// The layer's chunks on this goroutine carry its label, as its workers'
+	// do; then the label of this system again.
+	pprof.SetGoroutineLabels(s.anim.job.Labels())
+	s.anim.Update(w)
+	pprof.SetGoroutineLabels(s.job.Labels())
 }
 
 func (s *PoseReset) run(lo, hi int) {
@@ -53,4 +74,4 @@ func (s *PoseReset) run(lo, hi int) {
 }
 
 // Finalize implements System.
-func (s *PoseReset) Finalize(w *ecs.World) {}
+func (s *PoseReset) Finalize(w *ecs.World) { s.anim.Finalize(w) }

@@ -49,6 +49,7 @@ func AddResources(w *ecs.World, workers int) {
 	addIfMissing(w, &rig.Registry{})
 	addIfMissing(w, &components.Time{})
 	addIfMissing(w, &Faults{})
+	addIfMissing(w, &AnimLibrary{})
 	if r := generic.NewResource[jobs.Pool](w); !r.Has() {
 		r.Add(jobs.NewPool(workers))
 	}
