@@ -50,7 +50,10 @@ type BlendSpaceID uint32
 //
 // The 2D parameter is in the blend space's own terms, not a world vector;
 // for locomotion the usual layout is x = strafe right, y = forward (so a
-// walk-left clip sits at (-1, 0)), whatever the skeleton's axes.
+// walk-left clip sits at (-1, 0)). A game that feeds it the character's
+// velocity converts it into the character's frame first: sway's characters
+// stand +Y up and face +Z, so their right is -X (glTF / VRM 1.0), and the
+// parameter of a velocity v is (-v.X, v.Z) in that frame.
 type BlendSpaceDesc struct {
 	Kind       BlendKind
 	Clips      []ClipID
@@ -255,7 +258,11 @@ func (w *World) SetDirectWeights(e ecs.Entity, weights []float32) error {
 	if err != nil {
 		return err
 	}
-	bs := w.animLibrary().Spaces[a.Space]
+	spaces := w.animLibrary().Spaces
+	if int64(a.Space) >= int64(len(spaces)) { // only a component written directly
+		return check.Errorf("SetDirectWeights", "space", a.Space, "the character's blend space is not in the world")
+	}
+	bs := spaces[a.Space]
 	if bs.Kind() != anim.KindDirect {
 		return check.Errorf("SetDirectWeights", "weights", weights, "the character's blend space is %v, not %v", bs.Kind(), anim.KindDirect)
 	}

@@ -1,6 +1,7 @@
 package systems_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -73,6 +74,11 @@ func TestAnimationBadSpaceIndexGivesRestPose(t *testing.T) {
 		if p.LocalRot[b] != skel.RestRot()[b] || p.LocalPos[b] != skel.RestPos()[b] {
 			t.Fatalf("bone %s is not at rest", skel.BoneName(b))
 		}
+	}
+	// The facade refuses it too, without panicking.
+	var fe *sway.FieldError
+	if err := w.SetDirectWeights(ents[0], []float32{1}); !errors.As(err, &fe) {
+		t.Fatalf("SetDirectWeights with a bad space index: %v", err)
 	}
 	// The other character still plays.
 	q, _ := w.Pose(ents[1])
