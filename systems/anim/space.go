@@ -172,7 +172,9 @@ func (sc *Scratch) Weights() []float32 { return sc.weights[:sc.n] }
 // by BlendPoses, but each clip is sampled and accumulated in one pass; one
 // clip at weight one is sampled straight into dst. It returns false and
 // writes nothing if dst, rest or in's slices are too short, sc is nil or dst
-// is rest (dst is cleared before rest is read). It never allocates.
+// is rest (dst's animated bones are cleared before rest is read). Only the
+// bones some clip of the space animates are blended; the others are copied
+// from rest. It never allocates.
 func (s *BlendSpace) Evaluate(dst Pose, sc *Scratch, in Input, rest Pose) bool {
 	n, bones := len(s.clips), s.bones
 	if sc == nil || dst.Len() < bones || rest.Len() < bones || len(in.Times) < n || aliases(dst, rest) {
