@@ -21,10 +21,6 @@ func (w worldSkeletons) reg(p *components.Pose) *rig.Skeleton {
 
 func newRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }
 
-func finite3(v mgl32.Vec3) bool {
-	return !math.IsNaN(float64(v[0]+v[1]+v[2])) && !math.IsInf(float64(v[0]+v[1]+v[2]), 0)
-}
-
 func finite4(q mgl32.Quat) bool {
 	return finite3(q.V) && !math.IsNaN(float64(q.W)) && !math.IsInf(float64(q.W), 0)
 }

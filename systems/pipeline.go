@@ -168,6 +168,7 @@ type defaultSystem struct {
 // registers itself from its own file (an init function), so adding a
 // system does not edit a shared list. Orders in use:
 //
+//	animation: the animation layer 10 (after pose.reset)
 //	procedural: breath 10, look-at 20, IK 30
 //	prepare .. apply: dynamic chains 10, VRM springs 20, simple springs 30
 var defaultSystems [NumPhases][]defaultSystem
@@ -199,6 +200,7 @@ func (p *Pipeline) AddDefaults(phase Phase) {
 func NewDefaultPipeline() *Pipeline {
 	p := &Pipeline{}
 	p.Add(PhaseAnimation, "pose.reset", NewPoseReset())
+	p.AddDefaults(PhaseAnimation)
 	p.Add(PhaseAnimation, "fk.animated", NewForwardKinematics("fk.animated"))
 	p.AddDefaults(PhaseProcedural)
 	p.Add(PhaseProcedural, "fk.procedural", NewForwardKinematics("fk.procedural"))

@@ -2,18 +2,22 @@ package systems
 
 import (
 	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
 
+	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/jobs"
 )
 
-// PoseReset sets every character's local pose to its skeleton's rest pose
-// and marks it dirty: the animation phase of characters that no animation
-// layer drives, so that procedural and secondary motion start from the
-// same pose every frame instead of accumulating.
+// PoseReset is the animation phase's pose source. Characters without a
+// components.Animation get their skeleton's rest pose, so that procedural
+// and secondary motion start from the same pose every frame instead of
+// accumulating; characters with one get the animation layer (an
+// [Animation] system run by this one, under its own job and pprof label
+// "anim"). Either way the pose is marked dirty.
 type PoseReset struct {
 	frame frame
-	chars characters
+	chars characters // characters without an Animation component
 	job   *jobs.Job
 	body  func(lo, hi int)
 	// Set for the duration of one Update.
@@ -21,15 +25,24 @@ type PoseReset struct {
 	reg  *rig.Registry
 }
 
-// NewPoseReset returns the pose-reset system.
+// NewPoseReset returns the pose-reset system. The animation layer
+// ([Animation], "anim") runs beside it in the same phase for the
+// characters it leaves out.
 func NewPoseReset() *PoseReset {
-	s := &PoseReset{chars: newCharacters(), job: jobs.NewJob("pose.reset")}
+	s := &PoseReset{
+		chars: characters{filter: generic.NewFilter2[components.Pose, components.Root]().
+			Without(generic.T[components.Animation]())},
+		job: jobs.NewJob("pose.reset"),
+	}
 	s.body = s.run
 	return s
 }
 
 // Initialize implements System.
-func (s *PoseReset) Initialize(w *ecs.World) { s.frame = newFrame(w) }
+func (s *PoseReset) Initialize(w *ecs.World) {
+	s.frame = newFrame(w)
+	ecs.ComponentID[components.Animation](w) // the filter's exclusion, registered outside any query
+}
 
 // Update implements System.
 func (s *PoseReset) Update(w *ecs.World) {

@@ -42,14 +42,16 @@ func (f *Faults) Take() error {
 }
 
 // AddResources adds the resources sway's systems need to w (a pose pool, a
-// skeleton registry, the frame clock, a fault record and a job pool of the
-// given size), unless w has them already.
+// skeleton registry, the frame clock, a fault record, the chain store, the
+// animation library and a job pool of the given size), unless w has them
+// already.
 func AddResources(w *ecs.World, workers int) {
 	addIfMissing(w, &rig.Pool{})
 	addIfMissing(w, &rig.Registry{})
 	addIfMissing(w, &components.Time{})
 	addIfMissing(w, &Faults{})
 	addIfMissing(w, &ChainStore{})
+	addIfMissing(w, &AnimLibrary{})
 	if r := generic.NewResource[jobs.Pool](w); !r.Has() {
 		r.Add(jobs.NewPool(workers))
 	}

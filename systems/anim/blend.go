@@ -139,18 +139,23 @@ func blendEnd(dst, rest Pose, n int, rem float32) {
 	}
 	dr, rr := dst.Rot[:n], rest.Rot[:n]
 	for i := range dr {
-		q := &dr[i]
-		l2 := q.W*q.W + q.V[0]*q.V[0] + q.V[1]*q.V[1] + q.V[2]*q.V[2]
-		if !(l2 > mathx.Epsilon) || !mathx.IsFinite(l2) {
-			// Unreachable for unit inputs (aligned unit quaternions never
-			// cancel); keeps non-unit input from producing NaN.
-			*q = rr[i]
-			continue
-		}
-		inv := 1 / float32(math.Sqrt(float64(l2)))
-		q.W *= inv
-		q.V[0] *= inv
-		q.V[1] *= inv
-		q.V[2] *= inv
+		normalizeOrRest(&dr[i], &rr[i])
 	}
+}
+
+// normalizeOrRest normalises the rotation sum q, or sets it to rest if it
+// is too short to normalise.
+func normalizeOrRest(q, rest *mgl32.Quat) {
+	l2 := q.W*q.W + q.V[0]*q.V[0] + q.V[1]*q.V[1] + q.V[2]*q.V[2]
+	if !(l2 > mathx.Epsilon) || !mathx.IsFinite(l2) {
+		// Unreachable for unit inputs (aligned unit quaternions never
+		// cancel); keeps non-unit input from producing NaN.
+		*q = *rest
+		return
+	}
+	inv := 1 / float32(math.Sqrt(float64(l2)))
+	q.W *= inv
+	q.V[0] *= inv
+	q.V[1] *= inv
+	q.V[2] *= inv
 }

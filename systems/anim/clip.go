@@ -211,6 +211,10 @@ func unitKey(q mgl32.Quat) mgl32.Quat {
 	return n
 }
 
+func (c *Clip) rotTracked() []int32 { return c.rotBones }
+func (c *Clip) posTracked() []int32 { return c.posBones }
+func (c *Clip) sclTracked() []int32 { return c.sclBones }
+
 // Name returns the clip's name.
 func (c *Clip) Name() string { return c.name }
 

@@ -28,7 +28,16 @@
 //     and one clip per sample. [BlendSpace.Evaluate] is the one-call
 //     per-character kernel: weights, then sampling of only the clips with a
 //     non-zero weight, accumulated straight into the destination pose; the
-//     caller's [Scratch] holds the weights.
+//     caller's [Scratch] holds the weights. Bones no clip of the space
+//     animates are copied from the rest pose, not blended: a rig whose clips
+//     move 21 of 85 bones blends 21.
+//   - Playback (player.go): a [Player] is one character's pointer-free
+//     playback state (parameter, target, smoothing, one normalised time,
+//     speed, Direct weights, the last weights). [BlendSpace.Play] is the
+//     per-frame kernel of the animation system: it smooths the parameter,
+//     computes the weights, advances the normalised time over the blend's
+//     duration ([BlendSpace.Duration], [AdvancePhase]) so clips of different
+//     lengths stay in step, and samples and blends as Evaluate does.
 //   - Smoothing (smooth.go): [SmoothParam] moves a blend parameter toward
 //     its target by 1 - exp(-speed*dt), exact in dt.
 //

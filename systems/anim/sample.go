@@ -138,22 +138,22 @@ func sampleVec(dst []mgl32.Vec3, bones []int32, keys []mgl32.Vec3, k int, a floa
 }
 
 // accumulate adds w times the clip's pose at time t into the blend
-// accumulator acc, reading rest for bones and channels without a track: the
-// same result as Sample into a scratch pose and blendAdd, in one pass.
-// acc and rest must hold BoneCount bones.
+// accumulator acc, reading rest for the bones and channels without a track
+// listed in rs: the same result as Sample into a scratch pose and blendAdd
+// on those bones, in one pass. acc and rest must hold BoneCount bones.
 //
 // The loops read and write components through pointers: Go keeps [3]float32
 // values (mgl32.Vec3, Quat.V) in memory rather than registers, so whole-value
 // temporaries cost a store and a load each.
-func (c *Clip) accumulate(acc, rest Pose, t, w float32) {
+func (c *Clip) accumulate(acc, rest Pose, t, w float32, rs *boneSets) {
 	k, a := c.frame(t)
-	for _, b := range c.rotRest {
+	for _, b := range rs.rot {
 		addQuatTo(&acc.Rot[b], &rest.Rot[b], w)
 	}
-	for _, b := range c.posRest {
+	for _, b := range rs.pos {
 		addVecTo(&acc.Pos[b], &rest.Pos[b], w)
 	}
-	for _, b := range c.sclRest {
+	for _, b := range rs.scl {
 		addVecTo(&acc.Scale[b], &rest.Scale[b], w)
 	}
 	if nr := len(c.rotBones); nr > 0 {

@@ -64,7 +64,17 @@ type BlendSpace struct {
 	positions  []mgl32.Vec2
 	normalize  bool
 	bones      int
+	loop       bool // every clip loops
+	// live lists, per channel, the bones some clip animates; the others
+	// are the rest pose whatever the weights, so a blend copies them and
+	// accumulates and normalises only the live ones. clipRest[i] lists the
+	// live bones clip i leaves to the rest pose.
+	live     boneSets
+	clipRest []boneSets
 }
+
+// boneSets holds one list of bone indices per channel.
+type boneSets struct{ rot, pos, scl []int32 }
 
 // NewBlendSpace validates desc and copies it into a blend space.
 func NewBlendSpace(desc BlendSpaceDesc) (*BlendSpace, error) {
@@ -76,6 +86,19 @@ func NewBlendSpace(desc BlendSpaceDesc) (*BlendSpace, error) {
 		clips:     append([]*Clip(nil), desc.Clips...),
 		normalize: desc.NormalizeDirect,
 		bones:     desc.Clips[0].bones,
+		loop:      true,
+	}
+	for _, c := range desc.Clips {
+		s.loop = s.loop && c.loop
+	}
+	s.live = liveBones(s.clips, s.bones)
+	s.clipRest = make([]boneSets, len(s.clips))
+	for i, c := range s.clips {
+		s.clipRest[i] = boneSets{
+			rot: intersect(c.rotRest, s.live.rot, s.bones),
+			pos: intersect(c.posRest, s.live.pos, s.bones),
+			scl: intersect(c.sclRest, s.live.scl, s.bones),
+		}
 	}
 	switch desc.Kind {
 	case Kind1D:
@@ -95,6 +118,10 @@ func (s *BlendSpace) Len() int { return len(s.clips) }
 
 // BoneCount returns the number of bones of the clips' skeleton.
 func (s *BlendSpace) BoneCount() int { return s.bones }
+
+// Loop reports whether every clip loops: then a normalised time wraps
+// (AdvancePhase), otherwise it stops at the end.
+func (s *BlendSpace) Loop() bool { return s.loop }
 
 // Clip returns the clip of sample i.
 func (s *BlendSpace) Clip(i int) *Clip { return s.clips[i] }
@@ -145,7 +172,9 @@ func (sc *Scratch) Weights() []float32 { return sc.weights[:sc.n] }
 // by BlendPoses, but each clip is sampled and accumulated in one pass; one
 // clip at weight one is sampled straight into dst. It returns false and
 // writes nothing if dst, rest or in's slices are too short, sc is nil or dst
-// is rest (dst is cleared before rest is read). It never allocates.
+// is rest (dst's animated bones are cleared before rest is read). Only the
+// bones some clip of the space animates are blended; the others are copied
+// from rest. It never allocates.
 func (s *BlendSpace) Evaluate(dst Pose, sc *Scratch, in Input, rest Pose) bool {
 	n, bones := len(s.clips), s.bones
 	if sc == nil || dst.Len() < bones || rest.Len() < bones || len(in.Times) < n || aliases(dst, rest) {
@@ -156,6 +185,12 @@ func (s *BlendSpace) Evaluate(dst Pose, sc *Scratch, in Input, rest Pose) bool {
 		return false
 	}
 	sc.n = n
+	return s.blend(dst, w, in.Times, rest)
+}
+
+// blend samples the clips with a non-zero weight in w at their times and
+// writes the blend into dst: the second half of Evaluate, after the checks.
+func (s *BlendSpace) blend(dst Pose, w, times []float32, rest Pose) bool {
 	single, count := -1, 0
 	for i, v := range w {
 		if activeWeight(v) > 0 {
@@ -164,15 +199,89 @@ func (s *BlendSpace) Evaluate(dst Pose, sc *Scratch, in Input, rest Pose) bool {
 		}
 	}
 	if count == 1 && w[single] >= 1-weightSlack {
-		return s.clips[single].Sample(dst, rest, in.Times[single])
+		return s.clips[single].Sample(dst, rest, times[single])
 	}
 	div, rem := weightTotal(w)
-	blendBegin(dst, bones)
+	s.blendBegin(dst, rest)
 	for i, v := range w {
 		if v = activeWeight(v); v > 0 {
-			s.clips[i].accumulate(dst, rest, in.Times[i], float32(float64(v)/div))
+			s.clips[i].accumulate(dst, rest, times[i], float32(float64(v)/div), &s.clipRest[i])
 		}
 	}
-	blendEnd(dst, rest, bones, rem)
+	s.blendEnd(dst, rest, rem)
 	return true
+}
+
+// blendBegin sets the bones no clip animates to the rest pose (one copy of
+// each channel is cheaper than picking them out) and clears the live ones,
+// the accumulator.
+func (s *BlendSpace) blendBegin(dst, rest Pose) {
+	n := s.bones
+	copy(dst.Pos[:n], rest.Pos[:n])
+	copy(dst.Rot[:n], rest.Rot[:n])
+	copy(dst.Scale[:n], rest.Scale[:n])
+	for _, b := range s.live.rot {
+		dst.Rot[b] = mgl32.Quat{}
+	}
+	for _, b := range s.live.pos {
+		dst.Pos[b] = mgl32.Vec3{}
+	}
+	for _, b := range s.live.scl {
+		dst.Scale[b] = mgl32.Vec3{}
+	}
+}
+
+// blendEnd gives the rest pose its remainder weight on the live bones and
+// normalises their rotations, as the package's blendEnd does for all.
+func (s *BlendSpace) blendEnd(dst, rest Pose, rem float32) {
+	if rem > 0 {
+		for _, b := range s.live.rot {
+			addQuatTo(&dst.Rot[b], &rest.Rot[b], rem)
+		}
+		for _, b := range s.live.pos {
+			addVecTo(&dst.Pos[b], &rest.Pos[b], rem)
+		}
+		for _, b := range s.live.scl {
+			addVecTo(&dst.Scale[b], &rest.Scale[b], rem)
+		}
+	}
+	for _, b := range s.live.rot {
+		normalizeOrRest(&dst.Rot[b], &rest.Rot[b])
+	}
+}
+
+// liveBones returns, per channel, the bones of [0, n) that some clip
+// animates, in increasing order.
+func liveBones(clips []*Clip, n int) boneSets {
+	mark := func(tracked func(c *Clip) []int32) []int32 {
+		has := make([]bool, n)
+		for _, c := range clips {
+			for _, b := range tracked(c) {
+				has[b] = true
+			}
+		}
+		var live []int32
+		for b := range n {
+			if has[b] {
+				live = append(live, int32(b))
+			}
+		}
+		return live
+	}
+	return boneSets{rot: mark((*Clip).rotTracked), pos: mark((*Clip).posTracked), scl: mark((*Clip).sclTracked)}
+}
+
+// intersect returns the bones of a (increasing, in [0, n)) also in b.
+func intersect(a, b []int32, n int) []int32 {
+	in := make([]bool, n)
+	for _, x := range b {
+		in[x] = true
+	}
+	var out []int32
+	for _, x := range a {
+		if in[x] {
+			out = append(out, x)
+		}
+	}
+	return out
 }

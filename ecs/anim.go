@@ -1,0 +1,318 @@
+package ecs
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+
+	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/check"
+	"github.com/sway-anim/sway/internal/mathx"
+	"github.com/sway-anim/sway/systems"
+	"github.com/sway-anim/sway/systems/anim"
+)
+
+// ClipDesc describes an animation clip: key data sampled at a fixed rate,
+// one track per animated bone (bone indices of the skeleton it is for,
+// BoneCount its number of bones). See anim.ClipDesc.
+type ClipDesc = anim.ClipDesc
+
+// TrackDesc is the key data of one animated bone. See anim.TrackDesc.
+type TrackDesc = anim.TrackDesc
+
+// BlendKind selects how a blend space turns its parameter into weights.
+type BlendKind = anim.Kind
+
+// The blend-space kinds, after Unity's blend trees.
+const (
+	Blend1D                  = anim.Kind1D                  // Param[0] between thresholds
+	BlendSimpleDirectional   = anim.KindSimpleDirectional   // 2D, one sample per direction, optional centre
+	BlendFreeformDirectional = anim.KindFreeformDirectional // 2D, several speeds per direction
+	BlendFreeformCartesian   = anim.KindFreeformCartesian   // 2D, samples anywhere
+	BlendDirect              = anim.KindDirect              // one weight per sample from the game
+)
+
+// MaxBlendSamples is the largest number of clips in one blend space.
+const MaxBlendSamples = anim.MaxSamples
+
+// ClipID names a clip added to a World.
+type ClipID uint32
+
+// BlendSpaceID names a blend space added to a World.
+type BlendSpaceID uint32
+
+// BlendSpaceDesc describes a blend space over clips of the world: one clip
+// per sample, placed by Thresholds (Blend1D, strictly increasing) or
+// Positions (the 2D kinds); BlendDirect takes neither.
+//
+// The 2D parameter is in the blend space's own terms, not a world vector;
+// for locomotion the usual layout is x = strafe right, y = forward (so a
+// walk-left clip sits at (-1, 0)). A game that feeds it the character's
+// velocity converts it into the character's frame first: sway's characters
+// stand +Y up and face +Z, so their right is -X (glTF / VRM 1.0), and the
+// parameter of a velocity v is (-v.X, v.Z) in that frame.
+type BlendSpaceDesc struct {
+	Kind       BlendKind
+	Clips      []ClipID
+	Thresholds []float32
+	Positions  []mgl32.Vec2
+	// NormalizeDirect divides BlendDirect weights by their sum; without it
+	// a total below one leaves the rest to the rest pose.
+	NormalizeDirect bool
+}
+
+// AnimSettings starts a character's animation.
+//
+// Time is normalised, as in Unity's blend trees: one time in [0, 1] for all
+// clips of the space, each sampled at Time times its own duration, so
+// locomotion loops of different lengths stay in step (a foot lands at the
+// same time in each, whatever the blend). It moves by Speed*dt over the
+// blend's duration, the clips' durations averaged by their weights; it
+// wraps if every clip loops, and stops at 1 otherwise.
+type AnimSettings struct {
+	Param mgl32.Vec2 // the blend parameter to start with (Blend1D reads Param[0])
+	Speed float32    // playback rate: 1 as authored, 0 holds, negative plays backwards
+	Time  float32    // normalised start time in [0, 1]
+	// Smoothing is the rate (1/s) at which the parameter follows
+	// SetBlendParam: it covers 1 - exp(-Smoothing*dt) of the way each
+	// frame, the same for any frame rate. 0 snaps.
+	Smoothing float32
+	// Direct holds BlendDirect's starting weights, one per clip (nil: all
+	// zero); it must be nil for the other kinds.
+	Direct []float32
+}
+
+// DefaultAnimSettings plays from the start at the authored speed, the
+// parameter at the origin, unsmoothed.
+func DefaultAnimSettings() AnimSettings { return AnimSettings{Speed: 1} }
+
+// AnimState is a character's animation as of the last Step.
+type AnimState struct {
+	Space     BlendSpaceID
+	Param     mgl32.Vec2 // the parameter in use (smoothed)
+	Target    mgl32.Vec2 // the parameter last set
+	Time      float32    // normalised time
+	Speed     float32
+	Smoothing float32
+}
+
+// ErrNotAnimated is returned for a character that plays no animation.
+var ErrNotAnimated = errors.New("sway: character has no animation")
+
+func (w *World) animLibrary() *systems.AnimLibrary {
+	return ecs.GetResource[systems.AnimLibrary](w.ecs)
+}
+
+// AddClip validates desc and adds the clip to the world's animation
+// library, shared by every blend space that lists it.
+func (w *World) AddClip(desc ClipDesc) (ClipID, error) {
+	c, err := anim.NewClip(desc)
+	if err != nil {
+		return 0, err
+	}
+	lib := w.animLibrary()
+	lib.Clips = append(lib.Clips, c)
+	return ClipID(len(lib.Clips) - 1), nil
+}
+
+// AddBlendSpace validates desc and adds the blend space to the world's
+// animation library. All its clips must be for the same number of bones.
+func (w *World) AddBlendSpace(desc BlendSpaceDesc) (BlendSpaceID, error) {
+	lib := w.animLibrary()
+	clips := make([]*anim.Clip, len(desc.Clips))
+	for i, id := range desc.Clips {
+		if int64(id) >= int64(len(lib.Clips)) {
+			return 0, check.Errorf("BlendSpaceDesc", fmt.Sprintf("Clips[%d]", i), id, "no clip with this ID in the world")
+		}
+		clips[i] = lib.Clips[id]
+	}
+	s, err := anim.NewBlendSpace(anim.BlendSpaceDesc{
+		Kind: desc.Kind, Clips: clips, Thresholds: desc.Thresholds, Positions: desc.Positions,
+		NormalizeDirect: desc.NormalizeDirect,
+	})
+	if err != nil {
+		return 0, err
+	}
+	lib.Spaces = append(lib.Spaces, s)
+	return BlendSpaceID(len(lib.Spaces) - 1), nil
+}
+
+// Animate makes character e play a blend space: from the next Step its
+// local pose is the blend of the space's clips instead of the rest pose.
+// The space must be for as many bones as the character's skeleton. A
+// character that already plays a space switches to this one and starts
+// over from s.
+func (w *World) Animate(e ecs.Entity, space BlendSpaceID, s AnimSettings) error {
+	p, err := w.pose(e)
+	if err != nil {
+		return err
+	}
+	lib := w.animLibrary()
+	if int64(space) >= int64(len(lib.Spaces)) {
+		return check.Errorf("Animate", "space", space, "no blend space with this ID in the world")
+	}
+	bs := lib.Spaces[space]
+	if bs.BoneCount() != int(p.Count) {
+		return check.Errorf("Animate", "space", space, "the blend space is for %d bones, the character's skeleton %q has %d",
+			bs.BoneCount(), w.reg.Skeletons[p.Skeleton].Name(), p.Count)
+	}
+	c := components.Animation{Space: uint32(space)}
+	if err := setAnimSettings(&c.Player, s, bs); err != nil {
+		return err
+	}
+	m := generic.NewMap1[components.Animation](w.ecs)
+	if a := m.Get(e); a != nil {
+		*a = c
+		return nil
+	}
+	m.Assign(e, &c)
+	return nil
+}
+
+// setAnimSettings validates s for the blend space bs and writes it into p.
+func setAnimSettings(p *anim.Player, s AnimSettings, bs *anim.BlendSpace) error {
+	const typ = "AnimSettings"
+	if err := finiteVec2(typ, "Param", s.Param); err != nil {
+		return err
+	}
+	if err := check.Finite(typ, "Speed", s.Speed); err != nil {
+		return err
+	}
+	if err := check.Range(typ, "Time", s.Time, 0, 1); err != nil {
+		return err
+	}
+	if err := check.NonNegative(typ, "Smoothing", s.Smoothing); err != nil {
+		return err
+	}
+	if s.Direct != nil {
+		if bs.Kind() != anim.KindDirect {
+			return check.Errorf(typ, "Direct", s.Direct, "only a %v blend space takes Direct weights, this one is %v", anim.KindDirect, bs.Kind())
+		}
+		if err := directWeights(p, typ, "Direct", s.Direct, bs); err != nil {
+			return err
+		}
+	}
+	p.Param, p.Target = s.Param, s.Param
+	p.Speed, p.Phase, p.Smoothing = s.Speed, s.Time, s.Smoothing
+	return nil
+}
+
+// directWeights validates one weight per sample of bs and copies them into p.
+func directWeights(p *anim.Player, typ, field string, weights []float32, bs *anim.BlendSpace) error {
+	if len(weights) != bs.Len() {
+		return check.Errorf(typ, field, len(weights), "must hold one weight per clip of the blend space (%d)", bs.Len())
+	}
+	for i, v := range weights {
+		if err := check.NonNegative(typ, fmt.Sprintf("%s[%d]", field, i), v); err != nil {
+			return err
+		}
+	}
+	copy(p.Direct[:], weights)
+	return nil
+}
+
+func finiteVec2(typ, field string, v mgl32.Vec2) error {
+	if !mathx.IsFinite(v[0]) || !mathx.IsFinite(v[1]) {
+		return &check.FieldError{Type: typ, Field: field, Value: v, Reason: "must be finite"}
+	}
+	return nil
+}
+
+// animation returns e's Animation component, ErrNotCharacter or
+// ErrNotAnimated.
+func (w *World) animation(e ecs.Entity) (*components.Animation, error) {
+	if _, err := w.pose(e); err != nil {
+		return nil, err
+	}
+	m := generic.NewMap[components.Animation](w.ecs)
+	a := m.Get(e)
+	if a == nil {
+		return nil, ErrNotAnimated
+	}
+	return a, nil
+}
+
+// SetBlendParam sets the blend parameter character e's animation moves to
+// (at once, or smoothed: AnimSettings.Smoothing); the game calls it every
+// frame, for example with the character's velocity in its own frame.
+func (w *World) SetBlendParam(e ecs.Entity, param mgl32.Vec2) error {
+	a, err := w.animation(e)
+	if err != nil {
+		return err
+	}
+	if err := finiteVec2("SetBlendParam", "param", param); err != nil {
+		return err
+	}
+	a.Target = param
+	return nil
+}
+
+// SetDirectWeights sets the weights of a BlendDirect animation, one per
+// clip of the space, each finite and >= 0; they apply from the next Step,
+// unsmoothed.
+func (w *World) SetDirectWeights(e ecs.Entity, weights []float32) error {
+	a, err := w.animation(e)
+	if err != nil {
+		return err
+	}
+	spaces := w.animLibrary().Spaces
+	if int64(a.Space) >= int64(len(spaces)) { // only a component written directly
+		return check.Errorf("SetDirectWeights", "space", a.Space, "the character's blend space is not in the world")
+	}
+	bs := spaces[a.Space]
+	if bs.Kind() != anim.KindDirect {
+		return check.Errorf("SetDirectWeights", "weights", weights, "the character's blend space is %v, not %v", bs.Kind(), anim.KindDirect)
+	}
+	return directWeights(&a.Player, "SetDirectWeights", "weights", weights, bs)
+}
+
+// SetAnimSpeed sets the playback rate of character e's animation: 1 as
+// authored, 0 holds, negative plays backwards.
+func (w *World) SetAnimSpeed(e ecs.Entity, speed float32) error {
+	a, err := w.animation(e)
+	if err != nil {
+		return err
+	}
+	if err := check.Finite("SetAnimSpeed", "speed", speed); err != nil {
+		return err
+	}
+	a.Speed = speed
+	return nil
+}
+
+// BlendWeights appends to dst the weight of each clip of character e's
+// blend space as of the last Step (nothing before the first), for
+// debugging and UI. With a dst of enough capacity it does not allocate.
+func (w *World) BlendWeights(e ecs.Entity, dst []float32) ([]float32, error) {
+	a, err := w.animation(e)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, a.Scratch.Weights()...), nil
+}
+
+// Animation returns character e's animation state as of the last Step.
+func (w *World) Animation(e ecs.Entity) (AnimState, error) {
+	a, err := w.animation(e)
+	if err != nil {
+		return AnimState{}, err
+	}
+	return AnimState{
+		Space: BlendSpaceID(a.Space), Param: a.Param, Target: a.Target,
+		Time: a.Phase, Speed: a.Speed, Smoothing: a.Smoothing,
+	}, nil
+}
+
+// StopAnimation removes character e's animation: from the next Step its
+// local pose is the rest pose again.
+func (w *World) StopAnimation(e ecs.Entity) error {
+	if _, err := w.animation(e); err != nil {
+		return err
+	}
+	m := generic.NewMap1[components.Animation](w.ecs)
+	m.Remove(e)
+	return nil
+}

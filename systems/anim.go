@@ -1,0 +1,100 @@
+package systems
+
+import (
+	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+
+	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/rig"
+	"github.com/sway-anim/sway/jobs"
+	"github.com/sway-anim/sway/systems/anim"
+)
+
+// AnimLibrary is the world resource holding the animation data characters
+// share: clips, and the blend spaces over them that
+// components.Animation.Space indexes. Entries are added at set-up and
+// never removed, so an index stays valid; nothing writes the library
+// during a frame.
+type AnimLibrary struct {
+	Clips  []*anim.Clip
+	Spaces []*anim.BlendSpace
+}
+
+// Animation is the animation layer: for every character with a
+// components.Animation it plays the component's blend space
+// (anim.BlendSpace.Play: parameter smoothing, weights, normalised time,
+// sampling of the clips with a non-zero weight, weighted quaternion blend
+// with hemisphere correction, normalisation) into the character's local
+// pose, and marks the pose dirty. The default pipeline runs it inside
+// pose.reset (see PoseReset); add it to a pipeline of your own in the
+// animation phase, before forward kinematics, and not next to a PoseReset.
+//
+// A component whose Space is not in the library, or whose space is for a
+// different number of bones than the skeleton, gets the rest pose: the
+// facade rejects both at set-up, so only a component written directly can
+// have them.
+type Animation struct {
+	frame frame
+	lib   generic.Resource[AnimLibrary]
+	chars featureCharacters[components.Animation]
+	job   *jobs.Job
+	body  func(lo, hi int)
+	// Set for the duration of one Update.
+	pool   *rig.Pool
+	reg    *rig.Registry
+	spaces []*anim.BlendSpace
+	dt     float32
+}
+
+func init() {
+	registerDefault(PhaseAnimation, 10, "anim", func() System { return NewAnimation() })
+}
+
+// NewAnimation returns the animation system (the default pipeline runs it
+// as "anim", after pose.reset).
+func NewAnimation() *Animation {
+	s := &Animation{chars: newFeatureCharacters[components.Animation](), job: jobs.NewJob("anim")}
+	s.body = s.run
+	return s
+}
+
+// Initialize implements System.
+func (s *Animation) Initialize(w *ecs.World) {
+	s.frame = newFrame(w)
+	s.lib = generic.NewResource[AnimLibrary](w)
+	ecs.ComponentID[components.Animation](w) // registered now, not inside a locked query
+}
+
+// Update implements System.
+func (s *Animation) Update(w *ecs.World) {
+	items := s.chars.gather(w)
+	s.pool, s.reg, s.spaces = s.frame.pool.Get(), s.frame.reg.Get(), s.lib.Get().Spaces
+	s.dt = s.frame.time.Get().Dt
+	s.frame.faults.Get().Report(s.frame.jobs.Get().For(s.job, len(items), CharacterGrain, s.body))
+	s.chars.release()
+	s.pool, s.reg, s.spaces = nil, nil, nil
+}
+
+// run plays each character of one chunk. A character writes only its own
+// component and its own range of the pose pool, and Play keeps its scratch
+// (the clip times) on the stack, so chunks share nothing mutable and the
+// result does not depend on which worker runs which chunk.
+func (s *Animation) run(lo, hi int) {
+	for _, c := range s.chars.items[lo:hi] {
+		p, a := c.pose, c.feat
+		skel := s.reg.Skeletons[p.Skeleton]
+		first, end := p.First, p.First+p.Count
+		dst := anim.Pose{Pos: s.pool.LocalPos[first:end], Rot: s.pool.LocalRot[first:end], Scale: s.pool.LocalScale[first:end]}
+		rest := anim.Pose{Pos: skel.RestPos(), Rot: skel.RestRot(), Scale: skel.RestScale()}
+		if int(a.Space) >= len(s.spaces) || s.spaces[a.Space].BoneCount() != int(p.Count) ||
+			!s.spaces[a.Space].Play(dst, &a.Player, s.dt, rest) {
+			copy(dst.Pos, rest.Pos)
+			copy(dst.Rot, rest.Rot)
+			copy(dst.Scale, rest.Scale)
+		}
+		p.MarkAllDirty()
+	}
+}
+
+// Finalize implements System.
+func (s *Animation) Finalize(w *ecs.World) {}
