@@ -41,6 +41,13 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 	if err := sc.AddChainsWith(w, ents, cfg.seed+1, tweak); err != nil {
 		return nil, err
 	}
+	space, err := sc.AddLocomotion(w)
+	if err != nil {
+		return nil, err
+	}
+	if err := sc.Animate(w, ents, space); err != nil {
+		return nil, err
+	}
 	if err := enableSystems(w, cfg.systems); err != nil {
 		return nil, err
 	}
@@ -51,7 +58,7 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 			cfg.characters, sc.Skeleton.NumBones(), setup.Round(time.Millisecond), w.Workers())
 	}
 
-	names := []string{"game.roots"}
+	names := []string{"game"}
 	disabled := map[string]bool{}
 	for _, s := range w.Pipeline().Stats(nil) {
 		names = append(names, s.Name)
@@ -81,6 +88,9 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 		t := float64(f+1) * cfg.dt
 		start := time.Now()
 		if err := sc.MoveRoots(w, ents, t); err != nil {
+			return nil, err
+		}
+		if err := sc.SteerLocomotion(w, ents, t); err != nil {
 			return nil, err
 		}
 		metrics.Read(allocs)

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"github.com/mlange-42/arche/ecs"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -176,4 +177,26 @@ func (s *Scene) LocomotionParam(i int, t float64) mgl32.Vec2 {
 	c := &s.Chars[i]
 	sin, cos := math.Sincos(float64(c.Phase) + float64(c.Speed)*t)
 	return mgl32.Vec2{0.6 * float32(cos), 0.6 * float32(sin)}
+}
+
+// Animate puts every character on the locomotion blend space (added to w
+// once by AddLocomotion).
+func (s *Scene) Animate(w *sway.World, ents []ecs.Entity, space sway.BlendSpaceID) error {
+	for _, e := range ents {
+		if err := w.Animate(e, space, sway.DefaultAnimSettings()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SteerLocomotion sets every character's blend parameter for time t: the
+// game's part of a frame, like MoveRoots.
+func (s *Scene) SteerLocomotion(w *sway.World, ents []ecs.Entity, t float64) error {
+	for i, e := range ents {
+		if err := w.SetBlendParam(e, s.LocomotionParam(i, t)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
