@@ -6,11 +6,12 @@ import "github.com/sway-anim/sway/systems/breath"
 // head (any bones) bend a few degrees in a loop of inhale, exhale and rest
 // while the shoulders keep their world rotations.
 //
-// Everything is plain data resolved at set-up (systems.NewBreathComponent): bones
-// are indices into the character's skeleton, axes are chosen from the rest
-// pose, and Plan is Settings resolved against the skeleton. Change the
-// bones, axes or mode only through a new component; angles, durations and
-// rates may be edited in place and take effect at the next phase.
+// Everything is plain data resolved at set-up
+// (systems.NewBreathComponent): bones are indices into the character's
+// skeleton, axes are chosen from the rest pose, and Plan is Settings
+// resolved against the skeleton. Change the bones, axes or mode only
+// through a new component; angles, durations and rates may be edited in
+// place and take effect at the next phase.
 type Breath struct {
 	Settings breath.Settings
 	Plan     breath.Plan

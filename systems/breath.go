@@ -14,13 +14,13 @@ func init() {
 	registerDefault(PhaseProcedural, 10, "breath", func() System { return NewBreathSystem() })
 }
 
-// NewBreathComponent returns the breath component for a character of skel: s
-// validated and resolved against the skeleton (breath.NewPlan), and the
-// cycle started offset seconds in (breath.Init), so that characters given
-// different offsets or DurationRates breathe out of step. s must already
-// name its bones by index and carry its axes (breath.Settings.ChooseAxes
-// on skel.ModelRot()). Bad settings and a negative or non-finite offset
-// are reported as a *check.FieldError.
+// NewBreathComponent returns the breath component for a character of
+// skel: s validated and resolved against the skeleton (breath.NewPlan),
+// and the cycle started offset seconds in (breath.Init), so that
+// characters given different offsets or DurationRates breathe out of step.
+// s must already name its bones by index and carry its axes
+// (breath.Settings.ChooseAxes on skel.ModelRot()). Bad settings and a
+// negative or non-finite offset are reported as a *check.FieldError.
 func NewBreathComponent(skel *rig.Skeleton, s breath.Settings, offset float32) (components.Breath, error) {
 	if err := check.NonNegative("Breath", "Offset", offset); err != nil {
 		return components.Breath{}, err
