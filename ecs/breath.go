@@ -131,22 +131,22 @@ func BreathFor(skel *Skeleton) BreathSettings {
 	}
 	for i := range s.Segments {
 		s.Segments[i] = BreathSegment{
-			Bone:   findBone(skel, breathNames.segments[i]),
+			Bone:   boneByNames(skel, breathNames.segments[i]),
 			Inhale: breath.DefaultAngles[i][0],
 			Exhale: breath.DefaultAngles[i][1],
 		}
 	}
 	for side := range s.Shoulders {
-		if s.Shoulders[side] = findBone(skel, breathNames.shoulders[side]); s.Shoulders[side] == "" {
-			s.Shoulders[side] = findBone(skel, breathNames.upperArms[side])
+		if s.Shoulders[side] = boneByNames(skel, breathNames.shoulders[side]); s.Shoulders[side] == "" {
+			s.Shoulders[side] = boneByNames(skel, breathNames.upperArms[side])
 		}
 	}
 	return s
 }
 
-// findBone returns the skeleton's name of the first candidate it has,
+// boneByNames returns the skeleton's name of the first candidate it has,
 // compared without case, or "".
-func findBone(skel *Skeleton, candidates []string) string {
+func boneByNames(skel *Skeleton, candidates []string) string {
 	for _, c := range candidates {
 		for i := 0; i < skel.NumBones(); i++ {
 			if name := skel.BoneName(i); strings.EqualFold(name, c) {

@@ -22,7 +22,7 @@ func breathQuatDiff(a, b mgl32.Quat) float64 {
 	return 2 * math.Atan2(float64(mathx.Len(d.V)), math.Abs(float64(d.W)))
 }
 
-func stressSkeleton(t testing.TB) *sway.Skeleton {
+func procSkeleton(t testing.TB) *sway.Skeleton {
 	t.Helper()
 	sc, err := scene.New(scene.Config{Characters: 0})
 	if err != nil {
@@ -37,7 +37,7 @@ func stressSkeleton(t testing.TB) *sway.Skeleton {
 // their rest world rotations every frame, and the still character does not
 // move.
 func TestBreathBendsAndKeepsShoulders(t *testing.T) {
-	skel := stressSkeleton(t)
+	skel := procSkeleton(t)
 	w := sway.NewWorld(sway.Options{Workers: 2})
 	defer w.Close()
 	root := sway.At(mgl32.Vec3{3, 0, -2})
@@ -94,7 +94,7 @@ func TestBreathBendsAndKeepsShoulders(t *testing.T) {
 // character's breath by World.Step's dt, from its own offset and rate: the
 // states equal the kernel stepped by hand with the same dts, bit for bit.
 func TestBreathFollowsSimulationClock(t *testing.T) {
-	skel := stressSkeleton(t)
+	skel := procSkeleton(t)
 	w := sway.NewWorld(sway.Options{Workers: 1})
 	defer w.Close()
 	type char struct {
@@ -150,7 +150,7 @@ func TestBreathFollowsSimulationClock(t *testing.T) {
 // additive mode gives the same poses as absolute mode on the default
 // pipeline.
 func TestBreathAdditiveWithoutPoseReset(t *testing.T) {
-	skel := stressSkeleton(t)
+	skel := procSkeleton(t)
 	p := &systems.Pipeline{}
 	p.Add(systems.PhaseProcedural, "breath", systems.NewBreathSystem())
 	p.Add(systems.PhaseFinal, "fk", systems.NewForwardKinematics("fk"))
@@ -238,7 +238,7 @@ func TestBreathStepDoesNotAllocate(t *testing.T) {
 }
 
 func TestBreathRejectsBadSettings(t *testing.T) {
-	skel := stressSkeleton(t)
+	skel := procSkeleton(t)
 	w := sway.NewWorld(sway.Options{Workers: 1})
 	defer w.Close()
 	e, _ := w.AddCharacter(skel, sway.Identity())
@@ -280,7 +280,7 @@ func TestBreathRejectsBadSettings(t *testing.T) {
 }
 
 func TestBreathForFindsBones(t *testing.T) {
-	skel := stressSkeleton(t)
+	skel := procSkeleton(t)
 	s := sway.BreathFor(skel)
 	want := [4]string{"spine", "chest", "neck", "head"}
 	for i, sg := range s.Segments {
@@ -331,7 +331,7 @@ func TestBreathForFindsBones(t *testing.T) {
 // NaN and pauses the breath, and removing a breath returns the pose to rest
 // at the next Step.
 func TestBreathRemovedAndBadRoot(t *testing.T) {
-	skel := stressSkeleton(t)
+	skel := procSkeleton(t)
 	w := sway.NewWorld(sway.Options{Workers: 1})
 	defer w.Close()
 	e, _ := w.AddCharacter(skel, sway.Identity())

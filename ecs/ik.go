@@ -83,14 +83,14 @@ func ikLimb(skel *Skeleton, i int, l *IKLimb) (components.IKLimb, error) {
 		}
 	}
 	u, m, e := l.Bones[0], l.Bones[1], l.Bones[2]
-	if !isAncestor(skel, u, m) {
+	if !isBoneAncestor(skel, u, m) {
 		return out, check.Errorf(ikType, f+"Bones[1]", m, "the middle bone %q must be below the upper bone %q", skel.BoneName(m), skel.BoneName(u))
 	}
-	if !isAncestor(skel, m, e) {
+	if !isBoneAncestor(skel, m, e) {
 		return out, check.Errorf(ikType, f+"Bones[2]", e, "the end bone %q must be below the middle bone %q", skel.BoneName(e), skel.BoneName(m))
 	}
 	if err := out.Settings.Validate(); err != nil {
-		return out, relabel(err, ikType, f)
+		return out, relabelFieldError(err, ikType, f)
 	}
 	if err := check.Range(ikType, f+"Soften", l.Soften, 0, 1); err != nil {
 		return out, err

@@ -14,7 +14,7 @@ import (
 	"github.com/sway-anim/sway/internal/scene"
 )
 
-func legs(t testing.TB, skel *sway.Skeleton) (left, right sway.IKLimb) {
+func ikLegs(t testing.TB, skel *sway.Skeleton) (left, right sway.IKLimb) {
 	t.Helper()
 	var err error
 	if left, err = sway.IKLimbFor(skel, "upper_leg.L", "lower_leg.L", "foot.L"); err != nil {
@@ -34,13 +34,13 @@ func legs(t testing.TB, skel *sway.Skeleton) (left, right sway.IKLimb) {
 // knees bend toward their hints, and Reached is true; unreachable targets
 // are reported and the leg points at them at full stretch.
 func TestIKReachesTargets(t *testing.T) {
-	skel := stressSkeleton(t)
+	skel := procSkeleton(t)
 	w := sway.NewWorld(sway.Options{Workers: 2})
 	defer w.Close()
 	root := sway.At(mgl32.Vec3{-2, 0.3, 5})
 	root.Rot = mgl32.QuatRotate(2.5, mgl32.Vec3{0, 1, 0})
 	e, _ := w.AddCharacter(skel, root)
-	left, right := legs(t, skel)
+	left, right := ikLegs(t, skel)
 	if err := w.AddIK(e, left, right); err != nil {
 		t.Fatal(err)
 	}
@@ -102,11 +102,11 @@ func TestIKReachesTargets(t *testing.T) {
 // target in the soft zone is not reached, and targets on the hip, on the
 // knee and straight up give finite poses.
 func TestIKWeightSoftenAndDegenerate(t *testing.T) {
-	skel := stressSkeleton(t)
+	skel := procSkeleton(t)
 	w := sway.NewWorld(sway.Options{Workers: 1})
 	defer w.Close()
 	e, _ := w.AddCharacter(skel, sway.Identity())
-	left, _ := legs(t, skel)
+	left, _ := ikLegs(t, skel)
 	left.Soften = 0.8
 	if err := w.AddIK(e, left); err != nil {
 		t.Fatal(err)
@@ -147,7 +147,7 @@ func TestIKWeightSoftenAndDegenerate(t *testing.T) {
 // character's head; removing that character leaves the target at its last
 // position.
 func TestIKFollowsBoneAndSurvivesRemoval(t *testing.T) {
-	skel := stressSkeleton(t)
+	skel := procSkeleton(t)
 	w := sway.NewWorld(sway.Options{Workers: 2})
 	defer w.Close()
 	e, _ := w.AddCharacter(skel, sway.Identity())
@@ -190,10 +190,10 @@ func TestIKFollowsBoneAndSurvivesRemoval(t *testing.T) {
 	}
 }
 
-// procScene is the full procedural phase on a crowd: breathing, look-at at
+// ikProcScene is the full procedural phase on a crowd: breathing, look-at at
 // the neighbour's head, both feet on moving targets and the left hand on
 // the neighbour's hand.
-func procScene(t testing.TB, workers, chars, frames int) *sway.World {
+func ikProcScene(t testing.TB, workers, chars, frames int) *sway.World {
 	t.Helper()
 	sc, err := scene.New(scene.Config{Characters: chars, Seed: 13})
 	if err != nil {
@@ -205,7 +205,7 @@ func procScene(t testing.TB, workers, chars, frames int) *sway.World {
 	if err != nil {
 		t.Fatal(err)
 	}
-	left, right := legs(t, skel)
+	left, right := ikLegs(t, skel)
 	arm, _ := sway.IKLimbFor(skel, "upper_arm.L", "lower_arm.L", "hand.L")
 	arm.Hint, arm.HintSpace = mgl32.Vec3{0.5, 1.4, -1}, sway.IKHintRoot
 	head, hand := skel.Index("head"), skel.Index("hand.R")
@@ -248,9 +248,9 @@ func procScene(t testing.TB, workers, chars, frames int) *sway.World {
 }
 
 func TestProceduralPhaseBitIdenticalForAnyWorkerCount(t *testing.T) {
-	ref := procScene(t, 1, 100, 40)
+	ref := ikProcScene(t, 1, 100, 40)
 	defer ref.Close()
-	w := procScene(t, 3, 100, 40)
+	w := ikProcScene(t, 3, 100, 40)
 	defer w.Close()
 	if ref.Checksum() != w.Checksum() {
 		t.Fatal("poses differ between 1 and 3 workers")
@@ -258,7 +258,7 @@ func TestProceduralPhaseBitIdenticalForAnyWorkerCount(t *testing.T) {
 }
 
 func TestIKStepDoesNotAllocate(t *testing.T) {
-	w := procScene(t, 2, 64, 2)
+	w := ikProcScene(t, 2, 64, 2)
 	defer w.Close()
 	if n := testing.AllocsPerRun(50, func() { _ = w.Step(1.0 / 60) }); n != 0 {
 		t.Fatalf("%v allocations per Step with breath, look-at and IK on", n)
@@ -266,12 +266,12 @@ func TestIKStepDoesNotAllocate(t *testing.T) {
 }
 
 func TestIKRejectsBadLimbs(t *testing.T) {
-	skel := stressSkeleton(t)
+	skel := procSkeleton(t)
 	w := sway.NewWorld(sway.Options{Workers: 1})
 	defer w.Close()
 	e, _ := w.AddCharacter(skel, sway.Identity())
 	nan := float32(math.NaN())
-	good, _ := legs(t, skel)
+	good, _ := ikLegs(t, skel)
 	for _, c := range []struct {
 		field string
 		edit  func(l *sway.IKLimb)

@@ -80,17 +80,17 @@ func LookAtFor(skel *Skeleton) LookAtSettings {
 	if skel == nil {
 		return s
 	}
-	s.HeadBone = findBone(skel, lookAtNames.head)
+	s.HeadBone = boneByNames(skel, lookAtNames.head)
 	for i := range s.Eyes {
-		s.Eyes[i].Bone = findBone(skel, lookAtNames.eyes[i])
+		s.Eyes[i].Bone = boneByNames(skel, lookAtNames.eyes[i])
 	}
 	return s
 }
 
 const lookAtType = "LookAtSettings"
 
-// relabel renames a kernel settings error to a field of typ.
-func relabel(err error, typ, prefix string) error {
+// relabelFieldError renames a kernel settings error to a field of typ.
+func relabelFieldError(err error, typ, prefix string) error {
 	var fe *check.FieldError
 	if errors.As(err, &fe) {
 		return &check.FieldError{Type: typ, Field: prefix + fe.Field, Value: fe.Value, Reason: fe.Reason}
@@ -98,8 +98,8 @@ func relabel(err error, typ, prefix string) error {
 	return err
 }
 
-// isAncestor reports whether a is a proper ancestor of b.
-func isAncestor(skel *Skeleton, a, b int) bool {
+// isBoneAncestor reports whether a is a proper ancestor of b.
+func isBoneAncestor(skel *Skeleton, a, b int) bool {
 	return a < b && b < int(skel.SubtreeEnd(a))
 }
 
@@ -113,7 +113,7 @@ func lookAtComponent(skel *Skeleton, s *LookAtSettings) (components.LookAt, erro
 	c.HeadBone = int32(head)
 	var err error
 	if c.Head, err = lookat.NewHead(s.Head); err != nil {
-		return c, relabel(err, lookAtType, "Head.")
+		return c, relabelFieldError(err, lookAtType, "Head.")
 	}
 	c.HeadState = lookat.NewHeadState(skel.RestRot()[head])
 	for i, e := range s.Eyes {
@@ -125,14 +125,14 @@ func lookAtComponent(skel *Skeleton, s *LookAtSettings) (components.LookAt, erro
 		if b < 0 {
 			return c, check.Errorf(lookAtType, field+".Bone", e.Bone, "no bone of skeleton %q has this name", skel.Name())
 		}
-		if !isAncestor(skel, head, b) {
+		if !isBoneAncestor(skel, head, b) {
 			return c, check.Errorf(lookAtType, field+".Bone", e.Bone, "must be below the head %q", s.HeadBone)
 		}
 		if i == 1 && int32(b) == c.EyeBones[0] {
 			return c, check.Errorf(lookAtType, field+".Bone", e.Bone, "already Eyes[0]")
 		}
 		if c.Eyes[i], err = lookat.NewEye(e.Settings); err != nil {
-			return c, relabel(err, lookAtType, field+".Settings.")
+			return c, relabelFieldError(err, lookAtType, field+".Settings.")
 		}
 		c.EyeBones[i] = int32(b)
 	}
@@ -147,7 +147,7 @@ func lookAtComponent(skel *Skeleton, s *LookAtSettings) (components.LookAt, erro
 		if b < 0 {
 			return c, check.Errorf(lookAtType, field+".Bone", sp.Bone, "no bone of skeleton %q has this name", skel.Name())
 		}
-		if !isAncestor(skel, b, head) {
+		if !isBoneAncestor(skel, b, head) {
 			return c, check.Errorf(lookAtType, field+".Bone", sp.Bone, "must be an ancestor of the head %q", s.HeadBone)
 		}
 		if err := check.Range(lookAtType, field+".Share", sp.Share, 0, 1); err != nil {

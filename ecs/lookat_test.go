@@ -13,16 +13,16 @@ import (
 	"github.com/sway-anim/sway/internal/scene"
 )
 
-var zAxis = mgl32.Vec3{0, 0, 1}
+var lookZ = mgl32.Vec3{0, 0, 1}
 
 // lookAngle is the angle in radians between two directions.
 func lookAngle(a, b mgl32.Vec3) float64 {
 	return math.Atan2(float64(mathx.Len(mathx.Cross(a, b))), float64(mathx.Dot(a, b)))
 }
 
-func lookWorld(t *testing.T, workers int) (*sway.World, *sway.Skeleton) {
+func lookAtWorld(t *testing.T, workers int) (*sway.World, *sway.Skeleton) {
 	t.Helper()
-	skel := stressSkeleton(t)
+	skel := procSkeleton(t)
 	return sway.NewWorld(sway.Options{Workers: workers}), skel
 }
 
@@ -31,7 +31,7 @@ func lookWorld(t *testing.T, workers int) (*sway.World, *sway.Skeleton) {
 // moved character; with a spine share the head's world rotation is the
 // same while the spine turned.
 func TestLookAtReachesStillTarget(t *testing.T) {
-	w, skel := lookWorld(t, 2)
+	w, skel := lookAtWorld(t, 2)
 	defer w.Close()
 	root := sway.At(mgl32.Vec3{1, 0, 4})
 	root.Rot = mgl32.QuatRotate(-0.7, mgl32.Vec3{0, 1, 0})
@@ -62,14 +62,14 @@ func TestLookAtReachesStillTarget(t *testing.T) {
 		}
 	}
 	h, _ := w.BoneWorld(plain, head)
-	if a := lookAngle(mathx.Rotate(h.Rot, zAxis), target.Sub(h.Pos)); a > 1e-3 {
+	if a := lookAngle(mathx.Rotate(h.Rot, lookZ), target.Sub(h.Pos)); a > 1e-3 {
 		t.Errorf("head looks %.3g rad away from the target", a)
 	}
 	// The eyes turn after the head, under its new rotation: with the
 	// target inside the head's limit they end up looking along the head.
 	for _, name := range []string{"eye.L", "eye.R"} {
 		eye, _ := w.BoneWorld(plain, skel.Index(name))
-		if a := lookAngle(mathx.Rotate(eye.Rot, zAxis), target.Sub(h.Pos)); a > 1e-3 {
+		if a := lookAngle(mathx.Rotate(eye.Rot, lookZ), target.Sub(h.Pos)); a > 1e-3 {
 			t.Errorf("%s looks %.3g rad away from the target", name, a)
 		}
 	}
@@ -90,7 +90,7 @@ func TestLookAtReachesStillTarget(t *testing.T) {
 // turns further than its limit from the rest forward, and the eyes, whose
 // limits differ, stay within theirs, targets behind included.
 func TestLookAtLimits(t *testing.T) {
-	w, skel := lookWorld(t, 1)
+	w, skel := lookAtWorld(t, 1)
 	defer w.Close()
 	e, _ := w.AddCharacter(skel, sway.Identity())
 	s := sway.LookAtFor(skel)
@@ -117,7 +117,7 @@ func TestLookAtLimits(t *testing.T) {
 			t.Fatal(err)
 		}
 		h, _ := w.BoneWorld(e, head)
-		turn := lookAngle(mathx.Rotate(h.Rot, zAxis), zAxis)
+		turn := lookAngle(mathx.Rotate(h.Rot, lookZ), lookZ)
 		if turn > 50*math.Pi/180+1e-4 {
 			t.Fatalf("frame %d: head turned %.4f rad, limit %.4f", f, turn, 50*math.Pi/180)
 		}
@@ -126,7 +126,7 @@ func TestLookAtLimits(t *testing.T) {
 		for k, b := range eyes {
 			// The eye's turn from its rest local rotation, about its up axis.
 			d := mathx.Mul(mathx.Conjugate(skel.RestRot()[b]), pose.LocalRot[b])
-			fwd := mathx.Rotate(d, zAxis)
+			fwd := mathx.Rotate(d, lookZ)
 			yaw := math.Atan2(float64(fwd[0]), float64(fwd[2])) * 180 / math.Pi
 			lim := s.Eyes[k].Settings
 			if yaw < float64(lim.MinYawDegrees)-1e-3 || yaw > float64(lim.MaxYawDegrees)+1e-3 || math.Abs(float64(fwd[1])) > 1e-5 {
@@ -149,7 +149,7 @@ func TestLookAtLimits(t *testing.T) {
 // TestLookAtDegenerateTargets puts the target on the head, on an eye and at
 // a huge distance: nothing is NaN.
 func TestLookAtDegenerateTargets(t *testing.T) {
-	w, skel := lookWorld(t, 1)
+	w, skel := lookAtWorld(t, 1)
 	defer w.Close()
 	e, _ := w.AddCharacter(skel, sway.Identity())
 	s := sway.LookAtFor(skel)
@@ -190,7 +190,7 @@ func TestLookAtDegenerateTargets(t *testing.T) {
 // head while it walks; removing the target leaves the look on its last
 // position.
 func TestLookAtFollowsBoneAndSurvivesRemoval(t *testing.T) {
-	w, skel := lookWorld(t, 2)
+	w, skel := lookAtWorld(t, 2)
 	defer w.Close()
 	looker, _ := w.AddCharacter(skel, sway.Identity())
 	other, _ := w.AddCharacter(skel, sway.At(mgl32.Vec3{-1, 0, 3}))
@@ -212,7 +212,7 @@ func TestLookAtFollowsBoneAndSurvivesRemoval(t *testing.T) {
 	}
 	oh, _ := w.BoneWorld(other, head)
 	lh, _ := w.BoneWorld(looker, head)
-	if a := lookAngle(mathx.Rotate(lh.Rot, zAxis), oh.Pos.Sub(lh.Pos)); a > 0.02 {
+	if a := lookAngle(mathx.Rotate(lh.Rot, lookZ), oh.Pos.Sub(lh.Pos)); a > 0.02 {
 		t.Errorf("the looker is %.3g rad off the moving head", a)
 	}
 	if err := w.RemoveCharacter(other); err != nil {
@@ -228,7 +228,7 @@ func TestLookAtFollowsBoneAndSurvivesRemoval(t *testing.T) {
 		t.Fatalf("after removal: point %v (want %v) lost %v err %v", point, oh.Pos, lost, err)
 	}
 	lh, _ = w.BoneWorld(looker, head)
-	if a := lookAngle(mathx.Rotate(lh.Rot, zAxis), point.Sub(lh.Pos)); a > 1e-3 {
+	if a := lookAngle(mathx.Rotate(lh.Rot, lookZ), point.Sub(lh.Pos)); a > 1e-3 {
 		t.Errorf("the looker is %.3g rad off the last position", a)
 	}
 	// Reusing the removed entity's slot does not revive the target.
@@ -241,7 +241,7 @@ func TestLookAtFollowsBoneAndSurvivesRemoval(t *testing.T) {
 
 // TestLookAtWeightFadesOut: weight 0 brings the head back to its rest pose.
 func TestLookAtWeightFadesOut(t *testing.T) {
-	w, skel := lookWorld(t, 1)
+	w, skel := lookAtWorld(t, 1)
 	defer w.Close()
 	e, _ := w.AddCharacter(skel, sway.Identity())
 	if err := w.AddLookAt(e, sway.LookAtFor(skel)); err != nil {
@@ -253,7 +253,7 @@ func TestLookAtWeightFadesOut(t *testing.T) {
 		_ = w.Step(1.0 / 60)
 	}
 	h, _ := w.BoneWorld(e, head)
-	if lookAngle(mathx.Rotate(h.Rot, zAxis), zAxis) < 0.5 {
+	if lookAngle(mathx.Rotate(h.Rot, lookZ), lookZ) < 0.5 {
 		t.Fatal("the head did not turn")
 	}
 	if err := w.SetLookAtWeight(e, 0); err != nil {
@@ -263,7 +263,7 @@ func TestLookAtWeightFadesOut(t *testing.T) {
 		_ = w.Step(1.0 / 60)
 	}
 	h, _ = w.BoneWorld(e, head)
-	if a := lookAngle(mathx.Rotate(h.Rot, zAxis), zAxis); a > 1e-4 {
+	if a := lookAngle(mathx.Rotate(h.Rot, lookZ), lookZ); a > 1e-4 {
 		t.Errorf("weight 0: the head is still %.3g rad turned", a)
 	}
 	if _, weight, _, _ := w.LookAtTarget(e); weight != 0 {
@@ -333,7 +333,7 @@ func TestLookAtStepDoesNotAllocate(t *testing.T) {
 }
 
 func TestLookAtRejectsBadSettings(t *testing.T) {
-	w, skel := lookWorld(t, 1)
+	w, skel := lookAtWorld(t, 1)
 	defer w.Close()
 	e, _ := w.AddCharacter(skel, sway.Identity())
 	nan := float32(math.NaN())
@@ -392,7 +392,7 @@ func TestLookAtRejectsBadSettings(t *testing.T) {
 // exact for a still goal), while the look is still on its way. (The eyes'
 // goal moves with the head, so they agree only to O(dt).)
 func TestLookAtDampingIndependentOfFrameRate(t *testing.T) {
-	skel := stressSkeleton(t)
+	skel := procSkeleton(t)
 	run := func(hz int) [][]mgl32.Quat {
 		w := sway.NewWorld(sway.Options{Workers: 1})
 		defer w.Close()

@@ -28,7 +28,7 @@ func init() {
 type IKSystem struct {
 	frame   frame
 	chars   featureCharacters[components.IK]
-	targets targets
+	targets targetResolver
 	job     *jobs.Job
 	body    func(lo, hi int)
 	// Set for the duration of one Update.
@@ -46,7 +46,7 @@ func NewIKSystem() *IKSystem {
 // Initialize implements System.
 func (s *IKSystem) Initialize(w *ecs.World) {
 	s.frame = newFrame(w)
-	s.targets = newTargets(w)
+	s.targets = newTargetResolver(w)
 }
 
 // Update implements System.
@@ -106,7 +106,7 @@ func solveLimb(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, root *com
 	l.Reached = out.Reached
 
 	parents := skel.Parents()
-	pool.LocalRot[base+u] = ik.LocalRotation(parentWorldRot(pool, parents, base, root, u), out.UpperRot)
+	pool.LocalRot[base+u] = ik.LocalRotation(boneParentWorldRot(pool, parents, base, root, u), out.UpperRot)
 	p.MarkDirty(u, skel.SubtreeEnd(int(u)))
 	pool.LocalRot[base+m] = ik.LocalRotation(solvedParent(pool, skel, p, root, m, u, out.UpperRot), out.MiddleRot)
 	if l.UseTargetRot {
@@ -124,7 +124,7 @@ func solvedParent(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, root *
 		return rot
 	}
 	EnsureCurrent(pool, skel, p, root, parents[b])
-	return parentWorldRot(pool, parents, p.First, root, b)
+	return boneParentWorldRot(pool, parents, p.First, root, b)
 }
 
 // Finalize implements System.

@@ -15,23 +15,23 @@ func init() {
 	registerDefault(PhaseProcedural, 20, "lookat", func() System { return NewLookAtSystem() })
 }
 
-// targets resolves entity targets (components.Target) on the calling
+// targetResolver resolves entity targets (components.Target) on the calling
 // goroutine, before a system's parallel part: reading another
 // character's bones from a worker would race with the worker that moves
 // that character, and would depend on the order chunks run in.
-type targets struct {
+type targetResolver struct {
 	pose, root ecs.ID
 }
 
-func newTargets(w *ecs.World) targets {
-	return targets{pose: ecs.ComponentID[components.Pose](w), root: ecs.ComponentID[components.Root](w)}
+func newTargetResolver(w *ecs.World) targetResolver {
+	return targetResolver{pose: ecs.ComponentID[components.Pose](w), root: ecs.ComponentID[components.Root](w)}
 }
 
 // resolve sets t.Point to the world position of the target bone, brought
 // up to date first. A target that is no longer a live character with that
 // bone keeps its last point and is marked Lost; a target whose root is not
 // finite keeps its last point for the frame.
-func (r *targets) resolve(w *ecs.World, pool *rig.Pool, reg *rig.Registry, t *components.Target) {
+func (r *targetResolver) resolve(w *ecs.World, pool *rig.Pool, reg *rig.Registry, t *components.Target) {
 	if !t.IsEntity() {
 		return
 	}
@@ -52,9 +52,9 @@ func (r *targets) resolve(w *ecs.World, pool *rig.Pool, reg *rig.Registry, t *co
 	}
 }
 
-// parentWorldRot returns the world rotation of bone b's parent: the root's
+// boneParentWorldRot returns the world rotation of bone b's parent: the root's
 // rotation for a root bone. base is the character's first pool slot.
-func parentWorldRot(pool *rig.Pool, parents []int32, base int32, root *components.Root, b int32) mgl32.Quat {
+func boneParentWorldRot(pool *rig.Pool, parents []int32, base int32, root *components.Root, b int32) mgl32.Quat {
 	if p := parents[b]; p >= 0 {
 		return pool.WorldRot[base+p]
 	}
@@ -78,7 +78,7 @@ func parentWorldRot(pool *rig.Pool, parents []int32, base int32, root *component
 type LookAtSystem struct {
 	frame   frame
 	chars   featureCharacters[components.LookAt]
-	targets targets
+	targets targetResolver
 	job     *jobs.Job
 	body    func(lo, hi int)
 	// Set for the duration of one Update.
@@ -97,7 +97,7 @@ func NewLookAtSystem() *LookAtSystem {
 // Initialize implements System.
 func (s *LookAtSystem) Initialize(w *ecs.World) {
 	s.frame = newFrame(w)
-	s.targets = newTargets(w)
+	s.targets = newTargetResolver(w)
 }
 
 // Update implements System.
@@ -126,7 +126,7 @@ func lookAtCharacter(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, roo
 	}
 	parents := skel.Parents()
 	base := p.First
-	parent := parentWorldRot(pool, parents, base, root, head)
+	parent := boneParentWorldRot(pool, parents, base, root, head)
 	rest := pool.LocalRot[base+head]
 	in := lookat.HeadInput{
 		ParentWorldRot: parent,
@@ -152,7 +152,7 @@ func lookAtCharacter(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, roo
 			if b < 0 || b >= head {
 				continue
 			}
-			pw := mathx.Mul(acc, parentWorldRot(pool, parents, base, root, b))
+			pw := mathx.Mul(acc, boneParentWorldRot(pool, parents, base, root, b))
 			pool.LocalRot[base+b] = lookat.ApplyWorldTurn(pw, pool.LocalRot[base+b], parts[i])
 			acc = mathx.Mul(parts[i], acc)
 			lowest = min(lowest, b)
@@ -180,7 +180,7 @@ func lookAtCharacter(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, roo
 			origin = pool.WorldPos[base+eye]
 		}
 		ein := lookat.EyeInput{
-			ParentWorldRot: parentWorldRot(pool, parents, base, root, eye),
+			ParentWorldRot: boneParentWorldRot(pool, parents, base, root, eye),
 			RestLocalRot:   pool.LocalRot[base+eye],
 			Origin:         origin,
 			TargetPos:      la.Target.Point,
