@@ -94,6 +94,47 @@ func TestPlanMatchesApply(t *testing.T) {
 	}
 }
 
+// TestPlanKeepsShoulders is TestShouldersKeepWorldRotation for Plan.Apply:
+// over 500 frames of large bends in both modes the shoulders and upper
+// arms keep their world rotations while the chest turns.
+func TestPlanKeepsShoulders(t *testing.T) {
+	for _, mode := range []Mode{Absolute, Additive} {
+		rest := testRig(1)
+		s := rigSettings()
+		s.Mode = mode
+		s.EffectRate = 4
+		s.ChooseAxes(rest.WorldRot, mgl32.Vec3{1, 0, 0})
+		s.Segments[Chest].Axis, s.Segments[Chest].Sign = AxisZ, -1
+		plan, err := NewPlan(&s, rigParents)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pose := newPose(rigBones)
+		pose.copyLocals(rest)
+		var st State
+		Init(&st, &s, 0)
+		moved := float32(0)
+		for k := 0; k < 500; k++ {
+			if mode == Absolute {
+				pose.copyLocals(rest)
+			}
+			pose.fk(rigParents)
+			Step(&st, &s, 0.01)
+			plan.Apply(pose.LocalRot, pose.WorldRot, rigParents, &st)
+			pose.fk(rigParents)
+			for _, b := range []int{rigLShoulder, rigLUpperArm, rigRShoulder, rigRUpperArm} {
+				if d := quatDiff(pose.WorldRot[b], rest.WorldRot[b]); d > 1e-5 {
+					t.Fatalf("mode %d frame %d: bone %d turned by %v (component), want < 1e-5", mode, k, b, d)
+				}
+			}
+			moved = max(moved, quatDiff(pose.WorldRot[rigChest], rest.WorldRot[rigChest]))
+		}
+		if moved < 0.05 {
+			t.Fatalf("mode %d: chest never turned (largest change %v): the test is vacuous", mode, moved)
+		}
+	}
+}
+
 func TestPlanBonesAndShoulders(t *testing.T) {
 	s := DefaultSettings(1, 3, 4, 5, 6, 8)
 	p, err := NewPlan(&s, planParents)
