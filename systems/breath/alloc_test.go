@@ -14,6 +14,10 @@ func TestPerFrameKernelsDoNotAllocate(t *testing.T) {
 	pose.fk(rigParents)
 	var st State
 	Init(&st, &s, 0)
+	plan, err := NewPlan(&s, rigParents)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var sink float32
 	var q mgl32.Quat
 	for _, k := range []struct {
@@ -22,6 +26,7 @@ func TestPerFrameKernelsDoNotAllocate(t *testing.T) {
 	}{
 		{"Step", func() { Step(&st, &s, 0.016) }},
 		{"Apply", func() { Apply(pose.LocalRot, pose.WorldRot, rigParents, &st, &s) }},
+		{"Plan.Apply", func() { plan.Apply(pose.LocalRot, pose.WorldRot, rigParents, &st) }},
 		{"Init", func() { Init(&st, &s, 1.7) }},
 		{"Ease", func() { sink += Ease(OutExpo, 0.3, 1, 2, 1) + EaseOutSine(0.3, 1, 2, 1) }},
 		{"AxisRotation", func() { q = AxisRotation(AxisZ, 3) }},

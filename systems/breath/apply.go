@@ -23,17 +23,33 @@ func AxisRotation(a Axis, deg float32) mgl32.Quat {
 
 // halfSinCos returns the sine and cosine of half of deg degrees. Breath
 // angles are a few degrees, so the common case is a short Taylor series
-// (error below 3e-8 for half-angles up to pi/4); larger angles take math.
+// (sinCosSeries); larger angles and NaN take math.
 func halfSinCos(deg float32) (s, c float32) {
 	x := deg * (math.Pi / 360)
-	if x > math.Pi/4 || x < -math.Pi/4 || x != x {
-		s64, c64 := math.Sincos(float64(deg) * (math.Pi / 360))
-		return float32(s64), float32(c64)
+	if !(x <= math.Pi/4 && x >= -math.Pi/4) {
+		return halfSinCosMath(deg)
 	}
+	return sinCosSeries(x)
+}
+
+// sinCosSeries returns sin x and cos x for |x| <= pi/4 from their Taylor
+// series in Horner form: error below 3e-8, multiplications only (no
+// division stalls the chain), and cheap enough for the compiler to
+// inline.
+func sinCosSeries(x float32) (s, c float32) {
 	x2 := x * x
-	s = x * (1 - x2/6*(1-x2/20*(1-x2/42*(1-x2/72))))
-	c = 1 - x2/2*(1-x2/12*(1-x2/30*(1-x2/56)))
+	s = x + x*x2*(-1.0/6+x2*(1.0/120+x2*(-1.0/5040+x2*(1.0/362880))))
+	c = 1 + x2*(-1.0/2+x2*(1.0/24+x2*(-1.0/720+x2*(1.0/40320))))
 	return s, c
+}
+
+// halfSinCosMath is the rare path, kept out of line so that halfSinCos
+// inlines.
+//
+//go:noinline
+func halfSinCosMath(deg float32) (s, c float32) {
+	s64, c64 := math.Sincos(float64(deg) * (math.Pi / 360))
+	return float32(s64), float32(c64)
 }
 
 // ShoulderLocal returns the local rotation that keeps a bone at its old

@@ -12,6 +12,7 @@ import (
 // and pose, offset so that they breathe out of step.
 type crowd struct {
 	settings []Settings
+	plans    []Plan
 	states   []State
 	local    [][]mgl32.Quat
 	world    [][]mgl32.Quat
@@ -20,12 +21,16 @@ type crowd struct {
 func newCrowd(n int, mode Mode) *crowd {
 	r := rand.New(rand.NewSource(7))
 	rest := testRig(6)
-	c := &crowd{make([]Settings, n), make([]State, n), make([][]mgl32.Quat, n), make([][]mgl32.Quat, n)}
+	c := &crowd{make([]Settings, n), make([]Plan, n), make([]State, n), make([][]mgl32.Quat, n), make([][]mgl32.Quat, n)}
 	for i := range n {
 		c.settings[i] = rigSettings()
 		c.settings[i].Mode = mode
 		c.settings[i].DurationRate = 0.8 + 0.4*r.Float32()
 		Init(&c.states[i], &c.settings[i], 4*r.Float32())
+		var err error
+		if c.plans[i], err = NewPlan(&c.settings[i], rigParents); err != nil {
+			panic(err)
+		}
 		c.local[i] = append([]mgl32.Quat(nil), rest.LocalRot...)
 		c.world[i] = append([]mgl32.Quat(nil), rest.WorldRot...)
 	}
@@ -49,6 +54,31 @@ func BenchmarkStepApply(b *testing.B) {
 					for i := range c.states {
 						Step(&c.states[i], &c.settings[i], 1.0/60)
 						Apply(c.local[i], c.world[i], rigParents, &c.states[i], &c.settings[i])
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/char")
+			})
+		}
+	}
+}
+
+// BenchmarkStepApplyPlan is BenchmarkStepApply with Plan.Apply, the
+// kernel the ECS system runs.
+func BenchmarkStepApplyPlan(b *testing.B) {
+	for _, mode := range []Mode{Absolute, Additive} {
+		for _, n := range []int{1, 100, 10000} {
+			name := "mode=absolute"
+			if mode == Additive {
+				name = "mode=additive"
+			}
+			b.Run(name+"/chars="+strconv.Itoa(n), func(b *testing.B) {
+				c := newCrowd(n, mode)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					for i := range c.states {
+						Step(&c.states[i], &c.settings[i], 1.0/60)
+						c.plans[i].Apply(c.local[i], c.world[i], rigParents, &c.states[i])
 					}
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/char")
@@ -83,6 +113,24 @@ func BenchmarkApply(b *testing.B) {
 			for b.Loop() {
 				for i := range c.states {
 					Apply(c.local[i], c.world[i], rigParents, &c.states[i], &c.settings[i])
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/char")
+		})
+	}
+}
+
+func BenchmarkPlanApply(b *testing.B) {
+	for _, n := range []int{1, 10000} {
+		b.Run("chars="+strconv.Itoa(n), func(b *testing.B) {
+			c := newCrowd(n, Absolute)
+			for i := range c.states {
+				Step(&c.states[i], &c.settings[i], 0.5)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				for i := range c.states {
+					c.plans[i].Apply(c.local[i], c.world[i], rigParents, &c.states[i])
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/char")

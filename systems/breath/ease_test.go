@@ -103,3 +103,13 @@ func TestEasingsMonotone(t *testing.T) {
 		}
 	}
 }
+
+func TestSinQuarterTurnMatchesMath(t *testing.T) {
+	for i := 0; i <= 10000; i++ {
+		x := float32(i) / 10000
+		want := math.Sin(float64(x) * math.Pi / 2)
+		if got := sinQuarterTurn(x); math.Abs(float64(got)-want) > 1.2e-7 {
+			t.Fatalf("sinQuarterTurn(%v) = %v, want %v", x, got, want)
+		}
+	}
+}

@@ -1,0 +1,290 @@
+package ecs
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+
+	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/check"
+	"github.com/sway-anim/sway/internal/mathx"
+	"github.com/sway-anim/sway/systems"
+	"github.com/sway-anim/sway/systems/breath"
+)
+
+// BreathMode says how a breath reaches the pose.
+type BreathMode = breath.Mode
+
+const (
+	// BreathAbsolute puts the whole angle on the pose every frame. Use it
+	// when something rewrites the local pose every frame before the
+	// procedural phase: the default pipeline's pose reset, or an
+	// animation layer.
+	BreathAbsolute = breath.Absolute
+	// BreathAdditive adds only the change of angle since the previous
+	// frame. Use it when nothing resets the pose (a pipeline without pose
+	// reset), or the bends would accumulate.
+	BreathAdditive = breath.Additive
+)
+
+// BreathEasing names the inhale's easing curve (breath.OutSine, ...).
+type BreathEasing = breath.Easing
+
+// BreathAxis is a bone's local axis (breath.AxisX, AxisY, AxisZ).
+type BreathAxis = breath.Axis
+
+// BreathPhase is a part of the breath cycle (breath.Inhale, Exhale, Rest).
+type BreathPhase = breath.Phase
+
+// BreathSegment is one bone that bends with the breath.
+type BreathSegment struct {
+	// Bone names the bone; "" leaves the slot unused.
+	Bone string
+	// Inhale and Exhale are the bend in degrees at the end of an inhale and
+	// of an exhale (times EffectRate). A positive angle bends the way the
+	// source's does: the bone's children move toward the character's
+	// forward.
+	Inhale, Exhale float32
+	// Sign 0 (the default) chooses the local axis from the rest pose: the
+	// one most aligned with the character's left-right line. Sign +1 or -1
+	// fixes Axis and its direction instead.
+	Axis BreathAxis
+	Sign float32
+}
+
+// BreathSettings is a character's breath, in bone names. BreathFor fills
+// it for a humanoid; every field can be set by hand for any skeleton.
+type BreathSettings struct {
+	// Segments bend in turn: spine, chest, neck and head in the humanoid
+	// mapping, any bones otherwise.
+	Segments [breath.MaxSegments]BreathSegment
+	// Shoulders (left, right) keep their world rotations so that the arms
+	// do not bob; "" for none. BreathFor falls back to the upper arms when
+	// the skeleton has no shoulders.
+	Shoulders [2]string
+	// Right is the character's right in its root's space, for choosing the
+	// segments' axes; zero means -X, the glTF/VRM 1.0 convention (+Y up,
+	// +Z forward). The source is left-handed (Unity, +X right), where a
+	// positive angle about the right axis tips the forward axis down; in
+	// the right-handed frame here that same bend is a positive angle about
+	// the character's left, so axes are chosen against -Right.
+	Right mgl32.Vec3
+
+	// Phase durations in seconds (source defaults 1.2, 2.4, 0.2).
+	InhaleDuration, ExhaleDuration, RestDuration float32
+	// DurationRate scales the durations (2 breathes half as fast),
+	// EffectRate the angles.
+	DurationRate, EffectRate float32
+	InhaleEasing             BreathEasing
+	Mode                     BreathMode
+	// Offset starts the character this many seconds (of scaled time) into
+	// its cycle; give a crowd different offsets (and rates) so that it does
+	// not breathe in step. Must be >= 0.
+	Offset float32
+}
+
+// Bone names BreathFor looks for, in order, compared without case: the
+// stress rig's and Blender's names, VRM 0.x (UniVRM J_Bip) and Mixamo.
+var breathNames = struct {
+	segments             [breath.MaxSegments][]string
+	shoulders, upperArms [2][]string
+}{
+	segments: [breath.MaxSegments][]string{
+		{"spine", "J_Bip_C_Spine", "mixamorig:Spine"},
+		{"chest", "J_Bip_C_Chest", "mixamorig:Spine1"},
+		{"neck", "J_Bip_C_Neck", "mixamorig:Neck"},
+		{"head", "J_Bip_C_Head", "mixamorig:Head"},
+	},
+	shoulders: [2][]string{
+		{"shoulder.L", "shoulder_L", "J_Bip_L_Shoulder", "mixamorig:LeftShoulder", "leftShoulder"},
+		{"shoulder.R", "shoulder_R", "J_Bip_R_Shoulder", "mixamorig:RightShoulder", "rightShoulder"},
+	},
+	upperArms: [2][]string{
+		{"upper_arm.L", "upper_arm_L", "J_Bip_L_UpperArm", "mixamorig:LeftArm", "leftUpperArm"},
+		{"upper_arm.R", "upper_arm_R", "J_Bip_R_UpperArm", "mixamorig:RightArm", "rightUpperArm"},
+	},
+}
+
+// BreathFor returns the source's default breath for a humanoid skeleton,
+// its bones found by name: spine, chest, neck and head with their default
+// angles, the shoulders (else the upper arms), axes chosen from the rest
+// pose, durations 1.2, 2.4 and 0.2 s, rates 1, OutSine inhale, absolute
+// mode (for the default pipeline), no offset. A bone the skeleton lacks is
+// left "" and its slot unused; AddBreath rejects settings with no segment
+// bone at all.
+func BreathFor(skel *Skeleton) BreathSettings {
+	s := BreathSettings{
+		InhaleDuration: breath.DefaultInhaleDuration,
+		ExhaleDuration: breath.DefaultExhaleDuration,
+		RestDuration:   breath.DefaultRestDuration,
+		DurationRate:   1,
+		EffectRate:     1,
+		InhaleEasing:   breath.OutSine,
+		Mode:           BreathAbsolute,
+	}
+	if skel == nil {
+		return s
+	}
+	for i := range s.Segments {
+		s.Segments[i] = BreathSegment{
+			Bone:   boneByNames(skel, breathNames.segments[i]),
+			Inhale: breath.DefaultAngles[i][0],
+			Exhale: breath.DefaultAngles[i][1],
+		}
+	}
+	for side := range s.Shoulders {
+		if s.Shoulders[side] = boneByNames(skel, breathNames.shoulders[side]); s.Shoulders[side] == "" {
+			s.Shoulders[side] = boneByNames(skel, breathNames.upperArms[side])
+		}
+	}
+	return s
+}
+
+// boneByNames returns the skeleton's name of the first candidate it has,
+// compared without case, or "".
+func boneByNames(skel *Skeleton, candidates []string) string {
+	for _, c := range candidates {
+		for i := 0; i < skel.NumBones(); i++ {
+			if name := skel.BoneName(i); strings.EqualFold(name, c) {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
+const breathType = "BreathSettings"
+
+// breathSettings resolves s against skel: bone names to indices, axes
+// chosen from the rest pose. Field errors name BreathSettings' fields.
+func breathSettings(skel *Skeleton, s *BreathSettings) (breath.Settings, error) {
+	out := breath.Settings{
+		Shoulders:      [2]int32{-1, -1},
+		InhaleDuration: s.InhaleDuration,
+		ExhaleDuration: s.ExhaleDuration,
+		RestDuration:   s.RestDuration,
+		DurationRate:   s.DurationRate,
+		EffectRate:     s.EffectRate,
+		InhaleEasing:   s.InhaleEasing,
+		Mode:           s.Mode,
+	}
+	if err := check.FiniteVec3(breathType, "Right", s.Right); err != nil {
+		return out, err
+	}
+	right := s.Right
+	if right == (mgl32.Vec3{}) {
+		right = mgl32.Vec3{-1, 0, 0}
+	}
+	if _, ok := mathx.SafeNormalize(right); !ok {
+		return out, check.Errorf(breathType, "Right", s.Right, "must be zero (for -X) or a direction")
+	}
+	left := right.Mul(-1)
+	used := 0
+	for i, sg := range s.Segments {
+		field := fmt.Sprintf("Segments[%d]", i)
+		out.Segments[i] = breath.Segment{Bone: -1, Axis: sg.Axis, Sign: sg.Sign, Inhale: sg.Inhale, Exhale: sg.Exhale}
+		if sg.Bone == "" {
+			out.Segments[i].Axis, out.Segments[i].Sign = breath.AxisX, 1 // unused
+			continue
+		}
+		b := skel.Index(sg.Bone)
+		if b < 0 {
+			return out, check.Errorf(breathType, field+".Bone", sg.Bone, "no bone of skeleton %q has this name", skel.Name())
+		}
+		out.Segments[i].Bone = int32(b)
+		used++
+		switch sg.Sign {
+		case 0:
+			out.Segments[i].Axis, out.Segments[i].Sign = breath.ChooseAxis(skel.ModelRot()[b], left)
+		case 1, -1:
+		default:
+			return out, check.Errorf(breathType, field+".Sign", sg.Sign, "must be 0 (choose the axis from the rest pose), 1 or -1")
+		}
+	}
+	if used == 0 {
+		return out, check.Errorf(breathType, "Segments", "", "a breath needs at least one segment bone")
+	}
+	for i, name := range s.Shoulders {
+		if name == "" {
+			continue
+		}
+		b := skel.Index(name)
+		if b < 0 {
+			return out, check.Errorf(breathType, fmt.Sprintf("Shoulders[%d]", i), name, "no bone of skeleton %q has this name", skel.Name())
+		}
+		out.Shoulders[i] = int32(b)
+	}
+	// The kernel's checks (angles, durations, rates, easing, mode, bones
+	// used twice), renamed to this type's fields.
+	if err := out.Validate(); err != nil {
+		var fe *check.FieldError
+		if errors.As(err, &fe) {
+			return out, &check.FieldError{Type: breathType, Field: fe.Field, Value: fe.Value, Reason: fe.Reason}
+		}
+		return out, err
+	}
+	return out, nil
+}
+
+// AddBreath makes a character breathe, replacing any breath it had. The
+// settings are validated and resolved now (a *FieldError names the bad
+// field); the breath runs in the procedural phase of every Step from then
+// on, on the world's simulation clock.
+func (w *World) AddBreath(e ecs.Entity, s BreathSettings) error {
+	p, err := w.pose(e)
+	if err != nil {
+		return err
+	}
+	skel := w.reg.Skeletons[p.Skeleton]
+	ks, err := breathSettings(skel, &s)
+	if err != nil {
+		return err
+	}
+	comp, err := systems.NewBreathComponent(skel, ks, s.Offset)
+	if err != nil {
+		var fe *check.FieldError
+		if errors.As(err, &fe) && fe.Field == "Offset" {
+			return &check.FieldError{Type: breathType, Field: fe.Field, Value: fe.Value, Reason: fe.Reason}
+		}
+		return err
+	}
+	if m := generic.NewMap[components.Breath](w.ecs); m.Has(e) {
+		m.Set(e, &comp)
+		return nil
+	}
+	m := generic.NewMap1[components.Breath](w.ecs)
+	m.Assign(e, &comp)
+	return nil
+}
+
+// RemoveBreath stops a character's breath; the pose reset (or animation)
+// of the next Step removes the bend. Removing a breath a character does
+// not have is not an error.
+func (w *World) RemoveBreath(e ecs.Entity) error {
+	if _, err := w.pose(e); err != nil {
+		return err
+	}
+	if m := generic.NewMap[components.Breath](w.ecs); m.Has(e) {
+		m1 := generic.NewMap1[components.Breath](w.ecs)
+		m1.Remove(e)
+	}
+	return nil
+}
+
+// BreathState returns a character's place in its breath: the phase, the
+// time into it and each segment's angle in degrees this frame. ok is false
+// when the character does not breathe.
+func (w *World) BreathState(e ecs.Entity) (st breath.State, ok bool, err error) {
+	if _, err := w.pose(e); err != nil {
+		return st, false, err
+	}
+	m := generic.NewMap[components.Breath](w.ecs)
+	if !m.Has(e) {
+		return st, false, nil
+	}
+	return m.Get(e).State, true, nil
+}

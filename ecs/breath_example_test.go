@@ -1,0 +1,51 @@
+package ecs_test
+
+import (
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	sway "github.com/sway-anim/sway/ecs"
+)
+
+// A small humanoid breathes with the default settings found by bone name.
+// The example prints each phase change and how far the chest has moved
+// toward the character's forward (+Z).
+func ExampleWorld_AddBreath() {
+	skel, err := sway.NewSkeleton(sway.SkeletonDesc{Name: "torso", Bones: []sway.BoneDesc{
+		sway.Bone("hips", "", mgl32.Vec3{0, 1, 0}),
+		sway.Bone("spine", "hips", mgl32.Vec3{0, 0.1, 0}),
+		sway.Bone("chest", "spine", mgl32.Vec3{0, 0.15, 0}),
+		sway.Bone("neck", "chest", mgl32.Vec3{0, 0.2, 0}),
+		sway.Bone("head", "neck", mgl32.Vec3{0, 0.1, 0}),
+		sway.Bone("shoulder.L", "chest", mgl32.Vec3{0.05, 0.15, 0}),
+		sway.Bone("shoulder.R", "chest", mgl32.Vec3{-0.05, 0.15, 0}),
+	}})
+	if err != nil {
+		panic(err)
+	}
+	w := sway.NewWorld(sway.Options{Workers: 1})
+	defer w.Close()
+	char, _ := w.AddCharacter(skel, sway.Identity())
+
+	s := sway.BreathFor(skel) // spine, chest, neck, head; both shoulders
+	s.EffectRate = 2
+	if err := w.AddBreath(char, s); err != nil {
+		panic(err)
+	}
+	chest := skel.Index("chest")
+	phase := sway.BreathPhase(0)
+	for frame := 1; frame <= 240; frame++ { // 4 s at 60 Hz
+		_ = w.Step(1.0 / 60)
+		st, _, _ := w.BreathState(char)
+		if st.Phase != phase {
+			phase = st.Phase
+			c, _ := w.BoneWorld(char, chest)
+			fmt.Printf("frame %3d: %-7v chest forward %+.2f mm\n", frame, phase, 1000*c.Pos[2])
+		}
+	}
+	// Output:
+	// frame  73: Exhale  chest forward +10.46 mm
+	// frame 218: Rest    chest forward -10.46 mm
+	// frame 230: Inhale  chest forward -10.46 mm
+}

@@ -1,0 +1,299 @@
+package ecs
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+
+	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/check"
+	"github.com/sway-anim/sway/internal/mathx"
+	"github.com/sway-anim/sway/systems/lookat"
+)
+
+// HeadSettings configures the head's look-at: its look and up axes in the
+// head bone's local space (+Z and +Y in the glTF/VRM 1.0 convention), the
+// largest turn from the animated forward in degrees, and the damping
+// rates of the turn and of the blend weight (1/s; the damping is exact: k
+// frames of dt equal one of k*dt).
+type HeadSettings = lookat.HeadSettings
+
+// EyeSettings configures one eye: its look and turn axes in the eye
+// bone's local space, its yaw limits in degrees (positive turns toward
+// up × forward, the character's left with +Y up and +Z forward) and its
+// damping rate.
+type EyeSettings = lookat.EyeSettings
+
+// LookAtEye is one eye of a look-at.
+type LookAtEye struct {
+	Bone     string // "" for none; must be below the head
+	Settings EyeSettings
+}
+
+// LookAtSpine is a bone that takes a share of the head's turn.
+type LookAtSpine struct {
+	Bone  string  // "" for none; must be an ancestor of the head
+	Share float32 // fraction of the turn, 0..1; the shares sum to at most 1
+}
+
+// LookAtSettings is a character's head and eye look-at, in bone names.
+type LookAtSettings struct {
+	HeadBone string
+	Head     HeadSettings
+	// Eyes (left, right) turn after the head, each under the head's new
+	// rotation.
+	Eyes [2]LookAtEye
+	// EyesConverge makes each eye look from its own position, so that the
+	// eyes converge on a near target; otherwise both look from the head's
+	// position and stay parallel (the source's behaviour).
+	EyesConverge bool
+	// Spine bones take their share of the head's turn, so that the upper
+	// body turns with the head; the head's final world rotation is the
+	// same either way.
+	Spine [components.MaxLookAtSpine]LookAtSpine
+}
+
+// Bone names LookAtFor looks for, compared without case.
+var lookAtNames = struct {
+	head []string
+	eyes [2][]string
+}{
+	head: []string{"head", "J_Bip_C_Head", "mixamorig:Head"},
+	eyes: [2][]string{
+		{"eye.L", "eye_L", "J_Adj_L_FaceEye", "mixamorig:LeftEye", "leftEye"},
+		{"eye.R", "eye_R", "J_Adj_R_FaceEye", "mixamorig:RightEye", "rightEye"},
+	},
+}
+
+// LookAtFor returns a look-at for a humanoid skeleton, its head and eyes
+// found by name, with the kernel's defaults: +Z forward and +Y up for the
+// head and the eyes, a 60 degree head limit, eyes within ±30 degrees, and no
+// spine share. A missing eye is left "".
+func LookAtFor(skel *Skeleton) LookAtSettings {
+	s := LookAtSettings{Head: lookat.DefaultHeadSettings()}
+	for i := range s.Eyes {
+		s.Eyes[i].Settings = lookat.DefaultEyeSettings()
+	}
+	if skel == nil {
+		return s
+	}
+	s.HeadBone = boneByNames(skel, lookAtNames.head)
+	for i := range s.Eyes {
+		s.Eyes[i].Bone = boneByNames(skel, lookAtNames.eyes[i])
+	}
+	return s
+}
+
+const lookAtType = "LookAtSettings"
+
+// relabelFieldError renames a kernel settings error to a field of typ.
+func relabelFieldError(err error, typ, prefix string) error {
+	var fe *check.FieldError
+	if errors.As(err, &fe) {
+		return &check.FieldError{Type: typ, Field: prefix + fe.Field, Value: fe.Value, Reason: fe.Reason}
+	}
+	return err
+}
+
+// isBoneAncestor reports whether a is a proper ancestor of b.
+func isBoneAncestor(skel *Skeleton, a, b int) bool {
+	return a < b && b < int(skel.SubtreeEnd(a))
+}
+
+// lookAtComponent resolves s against skel.
+func lookAtComponent(skel *Skeleton, s *LookAtSettings) (components.LookAt, error) {
+	c := components.LookAt{EyeBones: [2]int32{-1, -1}, EyesConverge: s.EyesConverge, Weight: 1}
+	head := skel.Index(s.HeadBone)
+	if head < 0 {
+		return c, check.Errorf(lookAtType, "HeadBone", s.HeadBone, "no bone of skeleton %q has this name", skel.Name())
+	}
+	c.HeadBone = int32(head)
+	var err error
+	if c.Head, err = lookat.NewHead(s.Head); err != nil {
+		return c, relabelFieldError(err, lookAtType, "Head.")
+	}
+	c.HeadState = lookat.NewHeadState(skel.RestRot()[head])
+	for i, e := range s.Eyes {
+		if e.Bone == "" {
+			continue
+		}
+		field := fmt.Sprintf("Eyes[%d]", i)
+		b := skel.Index(e.Bone)
+		if b < 0 {
+			return c, check.Errorf(lookAtType, field+".Bone", e.Bone, "no bone of skeleton %q has this name", skel.Name())
+		}
+		if !isBoneAncestor(skel, head, b) {
+			return c, check.Errorf(lookAtType, field+".Bone", e.Bone, "must be below the head %q", s.HeadBone)
+		}
+		if i == 1 && int32(b) == c.EyeBones[0] {
+			return c, check.Errorf(lookAtType, field+".Bone", e.Bone, "already Eyes[0]")
+		}
+		if c.Eyes[i], err = lookat.NewEye(e.Settings); err != nil {
+			return c, relabelFieldError(err, lookAtType, field+".Settings.")
+		}
+		c.EyeBones[i] = int32(b)
+	}
+	// Spine bones parent-first, whatever order they are listed in.
+	total := float32(0)
+	for i, sp := range s.Spine {
+		if sp.Bone == "" {
+			continue
+		}
+		field := fmt.Sprintf("Spine[%d]", i)
+		b := skel.Index(sp.Bone)
+		if b < 0 {
+			return c, check.Errorf(lookAtType, field+".Bone", sp.Bone, "no bone of skeleton %q has this name", skel.Name())
+		}
+		if !isBoneAncestor(skel, b, head) {
+			return c, check.Errorf(lookAtType, field+".Bone", sp.Bone, "must be an ancestor of the head %q", s.HeadBone)
+		}
+		if err := check.Range(lookAtType, field+".Share", sp.Share, 0, 1); err != nil {
+			return c, err
+		}
+		if total += sp.Share; total > 1+1e-6 {
+			return c, check.Errorf(lookAtType, field+".Share", sp.Share, "the shares sum to %g, more than 1", total)
+		}
+		k := int(c.NumSpine)
+		for k > 0 && c.Spine[k-1] > int32(b) {
+			c.Spine[k], c.SpineShares[k] = c.Spine[k-1], c.SpineShares[k-1]
+			k--
+		}
+		if k > 0 && c.Spine[k-1] == int32(b) {
+			return c, check.Errorf(lookAtType, field+".Bone", sp.Bone, "listed twice")
+		}
+		c.Spine[k], c.SpineShares[k] = int32(b), sp.Share
+		c.NumSpine++
+	}
+	return c, nil
+}
+
+// AddLookAt makes a character look at a target, replacing any look-at it
+// had. The settings are validated now (a *FieldError names the bad field).
+// The target starts 1 m ahead of the head along its look axis; set it with
+// SetLookAtTarget or SetLookAtTargetBone. The look-at fades in from weight
+// 0 toward the requested weight 1 at Head.WeightSpeed.
+func (w *World) AddLookAt(e ecs.Entity, s LookAtSettings) error {
+	p, err := w.pose(e)
+	if err != nil {
+		return err
+	}
+	skel := w.reg.Skeletons[p.Skeleton]
+	c, err := lookAtComponent(skel, &s)
+	if err != nil {
+		return err
+	}
+	head, _ := w.BoneWorld(e, int(c.HeadBone))
+	fwd := mathx.NormalizeOr(s.Head.Forward, mgl32.Vec3{0, 0, 1})
+	c.Target.Point = head.Pos.Add(mathx.Rotate(head.Rot, fwd))
+	if m := generic.NewMap[components.LookAt](w.ecs); m.Has(e) {
+		m.Set(e, &c)
+		return nil
+	}
+	m := generic.NewMap1[components.LookAt](w.ecs)
+	m.Assign(e, &c)
+	return nil
+}
+
+// lookAt returns a character's look-at component, or an error.
+func (w *World) lookAt(e ecs.Entity) (*components.LookAt, error) {
+	if _, err := w.pose(e); err != nil {
+		return nil, err
+	}
+	m := generic.NewMap[components.LookAt](w.ecs)
+	if !m.Has(e) {
+		return nil, ErrNoLookAt
+	}
+	return m.Get(e), nil
+}
+
+// ErrNoLookAt is returned for a character without a look-at.
+var ErrNoLookAt = errors.New("sway: character has no look-at")
+
+// SetLookAtTarget aims a character's look-at at a world point.
+func (w *World) SetLookAtTarget(e ecs.Entity, point mgl32.Vec3) error {
+	la, err := w.lookAt(e)
+	if err != nil {
+		return err
+	}
+	if err := check.FiniteVec3("SetLookAtTarget", "point", point); err != nil {
+		return err
+	}
+	la.Target = components.Target{Point: point}
+	return nil
+}
+
+// SetLookAtTargetBone aims a character's look-at at a bone of a character
+// (itself included), followed every frame. If the target character is
+// removed later, the look-at keeps looking at the bone's last position
+// (LookAtTarget reports it lost); a target character whose root is not
+// finite holds its last position for those frames.
+func (w *World) SetLookAtTargetBone(e, target ecs.Entity, bone int) error {
+	la, err := w.lookAt(e)
+	if err != nil {
+		return err
+	}
+	t, err := w.boneTarget(target, bone)
+	if err != nil {
+		return err
+	}
+	la.Target = t
+	return nil
+}
+
+// boneTarget returns a target following a bone of a live character, its
+// point current.
+func (w *World) boneTarget(target ecs.Entity, bone int) (components.Target, error) {
+	tp, err := w.pose(target)
+	if err != nil {
+		return components.Target{}, err
+	}
+	if bone < 0 || bone >= int(tp.Count) {
+		return components.Target{}, ErrBone
+	}
+	at, _ := w.BoneWorld(target, bone)
+	return components.Target{Point: at.Pos, Entity: target, Bone: int32(bone)}, nil
+}
+
+// SetLookAtWeight sets the requested blend weight, 0..1: the applied
+// weight moves toward it at Head.WeightSpeed, so 0 fades the look-at out
+// and 1 back in.
+func (w *World) SetLookAtWeight(e ecs.Entity, weight float32) error {
+	la, err := w.lookAt(e)
+	if err != nil {
+		return err
+	}
+	if err := check.Range("SetLookAtWeight", "weight", weight, 0, 1); err != nil {
+		return err
+	}
+	la.Weight = weight
+	return nil
+}
+
+// LookAtTarget returns where a character's look-at aims (for a bone
+// target, its position as of the last Step), the weight applied in the last
+// Step, and whether a bone target's character is gone (the point is then
+// its last position).
+func (w *World) LookAtTarget(e ecs.Entity) (point mgl32.Vec3, weight float32, lost bool, err error) {
+	la, err := w.lookAt(e)
+	if err != nil {
+		return point, 0, false, err
+	}
+	return la.Target.Point, la.HeadState.Weight, la.Target.Lost, nil
+}
+
+// RemoveLookAt removes a character's look-at; the next Step's pose reset
+// (or animation) returns the head. Removing a look-at a character does not
+// have is not an error.
+func (w *World) RemoveLookAt(e ecs.Entity) error {
+	if _, err := w.pose(e); err != nil {
+		return err
+	}
+	if m := generic.NewMap[components.LookAt](w.ecs); m.Has(e) {
+		m1 := generic.NewMap1[components.LookAt](w.ecs)
+		m1.Remove(e)
+	}
+	return nil
+}
