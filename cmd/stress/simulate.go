@@ -48,6 +48,9 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 	if err := sc.Animate(w, ents, space); err != nil {
 		return nil, err
 	}
+	if err := sc.AddProcedural(w, ents, cfg.seed+2); err != nil {
+		return nil, err
+	}
 	if err := enableSystems(w, cfg.systems); err != nil {
 		return nil, err
 	}
@@ -91,6 +94,9 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 			return nil, err
 		}
 		if err := sc.SteerLocomotion(w, ents, t); err != nil {
+			return nil, err
+		}
+		if err := sc.SteerProcedural(w, ents, t); err != nil {
 			return nil, err
 		}
 		metrics.Read(allocs)
