@@ -10,7 +10,17 @@ import (
 func BenchmarkStep(b *testing.B) {
 	for _, mode := range []StepMode{Fixed, Variable} {
 		b.Run(fmt.Sprintf("mode=%s/joints=%d", modeName(mode), stressMoving), func(b *testing.B) {
-			benchStress(b, mode, false)
+			benchStress(b, mode, separate)
+		})
+	}
+}
+
+// As BenchmarkStep, through Step (Integrate and Constrain in one pass), as
+// Update runs it.
+func BenchmarkStepFused(b *testing.B) {
+	for _, mode := range []StepMode{Fixed, Variable} {
+		b.Run(fmt.Sprintf("mode=%s/joints=%d", modeName(mode), stressMoving), func(b *testing.B) {
+			benchStress(b, mode, fused)
 		})
 	}
 }
@@ -18,7 +28,7 @@ func BenchmarkStep(b *testing.B) {
 // As BenchmarkStep, plus Apply (writing the pose) for every chain.
 func BenchmarkStepApply(b *testing.B) {
 	b.Run(fmt.Sprintf("joints=%d", stressMoving), func(b *testing.B) {
-		benchStress(b, Fixed, true)
+		benchStress(b, Fixed, separate|apply)
 	})
 }
 
@@ -36,7 +46,14 @@ func BenchmarkFrame(b *testing.B) {
 	})
 }
 
-func benchStress(b *testing.B, mode StepMode, apply bool) {
+// What benchStress runs per chain.
+const (
+	separate = 1 << iota // Integrate, then Constrain
+	fused                // Step
+	apply                // then Apply
+)
+
+func benchStress(b *testing.B, mode StepMode, what int) {
 	s := newStress(b, mode)
 	for f := 1; f < 60; f++ {
 		s.frame(f)
@@ -57,9 +74,13 @@ func benchStress(b *testing.B, mode StepMode, apply bool) {
 		for k := range s.chains {
 			c := &s.chains[k]
 			p := views[k]
-			Integrate(p, c, 1)
-			Constrain(p, c, s.shapes)
-			if apply {
+			if what&fused != 0 {
+				Step(p, c, 1, s.shapes)
+			} else {
+				Integrate(p, c, 1)
+				Constrain(p, c, s.shapes)
+			}
+			if what&apply != 0 {
 				Apply(p, c, pose)
 			}
 		}

@@ -54,6 +54,8 @@ type Chain struct {
 	steps    int        // sub-steps this frame
 	rootFrom mgl32.Vec3 // root particle at the start of the frame (Variable mode)
 
+	cull culled // Constrain's colliders, kept here so that a step does not clear them
+
 	started bool // objPos/objRot hold a previous frame
 	off     bool // not simulated last frame (weight 0 or distant)
 	reset   bool // return to the animated pose at the next Prepare

@@ -28,7 +28,7 @@ func Prepare(p Particles, c *Chain, pose Pose, f *Frame) int {
 		c.off, c.reset = false, true
 	}
 	c.weight = mathx.Clamp01(s.Weight)
-	prepareAnim(p, pose, s.Freeze)
+	pathMax, rmax := prepareAnim(p, pose, s.Freeze)
 
 	objRot, _ := mathx.NormalizeQuat(f.ObjectRot) // the zero value counts as identity
 	move := f.ObjectPos.Sub(c.objPos)
@@ -54,7 +54,7 @@ func Prepare(p Particles, c *Chain, pose Pose, f *Frame) int {
 	}
 	c.move = move
 	c.scale = maxAbs(f.ObjectScale)
-	c.reach = reach(p, c.scale)
+	c.reach = reachOf(pathMax, rmax, c.scale)
 
 	// Gravity minus the part that already acts on the rest pose: the rest
 	// direction of gravity follows the root bone's animated rotation.
@@ -83,9 +83,10 @@ func Prepare(p Particles, c *Chain, pose Pose, f *Frame) int {
 }
 
 // prepareAnim records the animated pose of every particle: its world
-// position, its offset from the parent, the length to keep, and the freeze
-// plane's normal.
-func prepareAnim(p Particles, pose Pose, freeze FreezeAxis) {
+// position, its offset from the parent, the length to keep, its path length
+// from the root and the freeze plane's normal. It returns the longest path
+// and the largest particle radius.
+func prepareAnim(p Particles, pose Pose, freeze FreezeAxis) (pathMax, rmax float32) {
 	for i := range p.Bone {
 		b := p.Bone[i]
 		j := p.Parent[i]
@@ -97,17 +98,22 @@ func prepareAnim(p Particles, pose Pose, freeze FreezeAxis) {
 			p.AnimPos[i] = pose.WorldPos[pb].Add(mathx.Rotate(pose.WorldRot[pb], mul3(pose.WorldScale[pb], p.Local[i])))
 		}
 		if j < 0 {
+			p.PathLen[i] = 0
 			continue
 		}
 		off := p.AnimPos[i].Sub(p.AnimPos[j])
 		p.RestOff[i] = off
 		p.RestLen[i] = mathx.Len(off)
+		p.PathLen[i] = p.PathLen[j] + p.RestLen[i]
+		pathMax = max(pathMax, p.PathLen[i])
+		rmax = max(rmax, p.Radius[i])
 		if freeze != FreezeNone {
 			var axis mgl32.Vec3
 			axis[freeze-FreezeX] = 1
 			p.Axis[i] = mathx.Rotate(pose.WorldRot[p.Bone[j]], axis)
 		}
 	}
+	return pathMax, rmax
 }
 
 // ResetParticles puts every particle at rest on the animated pose recorded

@@ -18,8 +18,7 @@ func Update(p Particles, c *Chain, pose Pose, shapes []collide.Shape, f *Frame) 
 		SkipUpdate(p, c)
 	default:
 		for s := 0; s < n; s++ {
-			Integrate(p, c, s)
-			Constrain(p, c, shapes)
+			step(&p, c, s, shapes)
 		}
 	}
 	return Apply(p, c, pose)

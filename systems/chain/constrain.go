@@ -1,0 +1,295 @@
+package chain
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/sway-anim/sway/internal/mathx"
+	"github.com/sway-anim/sway/systems/collide"
+)
+
+// Constrain applies DynamicBone's UpdateParticles2 to every particle but the
+// root, parents first: the elasticity pull toward the animated position
+// relative to the simulated parent, the stiffness limit (the particle stays
+// within restLen*(1-s)*2 of that position, s = lerp(1, stiffness, weight)),
+// the colliders listed in c.Colliders, the freeze plane, and the parent
+// distance put back to the animated bone length. The colliders are applied
+// once more after the length step, so that no particle ends a step inside a
+// collider (where the two disagree the collider wins and the bone stretches
+// a little until the next step).
+//
+// A collider is tested only on particles that can touch it at their bone
+// length from their (already constrained) parent; DynamicBone also pushes
+// an overstretched intermediate position out of colliders the kept length
+// then pulls it away from.
+func Constrain(p Particles, c *Chain, shapes []collide.Shape) { constrain(&p, c, shapes, nil) }
+
+// Step is Integrate then Constrain for sub-step sub, in one pass over the
+// particles: a particle's constraints read only itself and its parent, which
+// the pass has finished, so the result is the same and the particles are
+// loaded once.
+func Step(p Particles, c *Chain, sub int, shapes []collide.Shape) { step(&p, c, sub, shapes) }
+
+func step(p *Particles, c *Chain, sub int, shapes []collide.Shape) {
+	if len(p.Pos) == 0 {
+		return
+	}
+	var in integrator
+	in.start(p, c, sub)
+	constrain(p, c, shapes, &in)
+}
+
+// constrainer is one Constrain call's state. The common particle (fixed
+// step, no collider in reach, no freeze plane) is done inline in constrain;
+// the others go through one, so that the hot loop holds no call and Go keeps
+// its values in registers.
+type constrainer struct {
+	p             *Particles
+	in            *integrator // integrate each particle first (Step), or nil
+	cl            *culled
+	colliders     []int32 // the chain's, into shapes
+	shapes        []collide.Shape
+	w, scale, t2  float32
+	memoE, memoEt float32 // last elasticity and its power for the step length
+	slow          bool    // every particle through one: Variable step, freeze plane
+	freeze        bool    // project on the freeze plane
+	// loose: a collider pushed a particle beyond its PathLen, so that the
+	// paths no longer bound its descendants (nor the chain's reach).
+	loose bool
+}
+
+// constrain constrains every particle, integrating each first if in is not
+// nil.
+func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator) {
+	n := len(p.Pos)
+	if n == 0 {
+		return
+	}
+	var k constrainer
+	k.p, k.in, k.cl, k.colliders, k.shapes = p, in, &c.cull, c.Colliders, shapes
+	k.w, k.scale, k.t2, k.memoE = c.weight, c.scale, c.t*c.t, -1
+	k.freeze = c.Settings.Freeze != FreezeNone
+	k.slow = k.freeze || k.t2 != 1 || (in != nil && !in.plain())
+	cl := k.cl
+	cl.n, cl.rest = 0, false
+	if len(c.Colliders) > 0 {
+		cl.set(c.Colliders, shapes, p.Pos[0], c.reach)
+	}
+	collides := cl.n > 0 || cl.rest
+	inf := float32(math.Inf(1))
+	fuse := in != nil
+	var f0, f1, f2, m0, m1, m2 float32
+	if fuse {
+		f0, f1, f2, m0, m1, m2 = in.f0, in.f1, in.f2, in.m0, in.m1, in.m2
+	}
+	pos, prev, parent := p.Pos[:n], p.Prev[:n], p.Parent[:n]
+	restOff, restLen, pathLen := p.RestOff[:n], p.RestLen[:n], p.PathLen[:n]
+	elast, stiffs, radius := p.Elasticity[:n], p.Stiffness[:n], p.Radius[:n]
+	damping, friction, inert, hit := p.Damping[:n], p.Friction[:n], p.Inert[:n], p.Collided[:n]
+	w, scale := k.w, k.scale
+	for i := 1; i < n; i++ {
+		if k.slow {
+			k.one(i)
+			continue
+		}
+		j := parent[i]
+		if uint(j) >= uint(i) {
+			if fuse {
+				k.in.one(p, i)
+			}
+			continue // not a valid tree: parents come first
+		}
+		pj := &pos[j]
+		p0, p1, p2 := pj[0], pj[1], pj[2]
+		rl, r := restLen[i], radius[i]*scale
+		// The colliders in reach first, while few values are live: Go
+		// then keeps the others in registers through its loop.
+		var mask uint32
+		if collides {
+			path := pathLen[i] + r
+			if k.loose {
+				path = inf
+			}
+			mask = cl.reachable(path, rl+r, p0, p1, p2)
+		}
+		// Integrate, pull (elasticity and stiffness) and keep-length
+		// written out: Go does not inline them, and as calls they cost a
+		// third of the step.
+		xi := &pos[i]
+		x0, x1, x2 := xi[0], xi[1], xi[2]
+		if fuse {
+			q := &prev[i]
+			a := inert[i]
+			r0, r1, r2 := m0*a, m1*a, m2*a
+			d := damping[i]
+			if hit[i] {
+				d = min(d+friction[i], 1)
+				hit[i] = false
+			}
+			keep := 1 - d
+			q0, q1, q2 := q[0], q[1], q[2]
+			q[0], q[1], q[2] = x0+r0, x1+r1, x2+r2
+			x0, x1, x2 = x0+(x0-q0)*keep+f0+r0, x1+(x1-q1)*keep+f1+r1, x2+(x2-q2)*keep+f2+r2
+		}
+		ro := &restOff[i]
+		o0, o1, o2 := ro[0], ro[1], ro[2]
+		if e, stiff := elast[i], 1+(stiffs[i]-1)*w; stiff > 0 || e > 0 {
+			rest0, rest1, rest2 := p0+o0, p1+o1, p2+o2
+			x0 += (rest0 - x0) * e
+			x1 += (rest1 - x1) * e
+			x2 += (rest2 - x2) * e
+			if stiff > 0 {
+				d0, d1, d2 := rest0-x0, rest1-x1, rest2-x2
+				if maxLen := rl * (1 - stiff) * 2; d0*d0+d1*d1+d2*d2 > maxLen*maxLen {
+					l := sqrt32(d0*d0 + d1*d1 + d2*d2)
+					s := (l - maxLen) / l
+					x0, x1, x2 = x0+d0*s, x1+d1*s, x2+d2*s
+				}
+			}
+		}
+		// Colliders: tested inline, pushed out of line (a call only where
+		// a particle touches one).
+		if collides && cl.hits(mask, x0, x1, x2, r) {
+			k.finish(i, x0, x1, x2, p0, p1, p2, mask)
+			continue
+		}
+		if d0, d1, d2 := p0-x0, p1-x1, p2-x2; d0*d0+d1*d1+d2*d2 > mathx.Epsilon {
+			l := sqrt32(d0*d0 + d1*d1 + d2*d2)
+			s := (l - rl) / l
+			x0, x1, x2 = x0+d0*s, x1+d1*s, x2+d2*s
+		} else {
+			x0, x1, x2 = p0+o0, p1+o1, p2+o2
+		}
+		if mask != 0 && cl.hits(mask, x0, x1, x2, r) {
+			k.again(i, x0, x1, x2, p0, p1, p2, mask, false)
+			continue
+		}
+		if !finite3(x0, x1, x2) {
+			// Only reachable from non-finite input; fall back to the
+			// animated shape rather than spread NaN down the chain.
+			x0, x1, x2 = p0+o0, p1+o1, p2+o2
+			prev[i] = mgl32.Vec3{x0, x1, x2}
+		}
+		*xi = mgl32.Vec3{x0, x1, x2}
+	}
+}
+
+// one integrates (if asked) and constrains particle i in the general case.
+func (k *constrainer) one(i int) {
+	p := k.p
+	if k.in != nil {
+		k.in.one(p, i)
+	}
+	j := int(p.Parent[i])
+	if uint(j) >= uint(i) {
+		return
+	}
+	pj, xi, ro := &p.Pos[j], &p.Pos[i], &p.RestOff[i]
+	p0, p1, p2 := pj[0], pj[1], pj[2]
+	e := p.Elasticity[i]
+	if k.t2 != 1 && e > 0 && e < 1 {
+		// A spring of fixed strength: the pull grows with t². Neighbours
+		// usually share their elasticity: reuse the power.
+		if e != k.memoE {
+			k.memoE, k.memoEt = e, 1-pow(1-e, k.t2)
+		}
+		e = k.memoEt
+	}
+	rl := p.RestLen[i]
+	x0, x1, x2 := pull(xi[0], xi[1], xi[2], p0+ro[0], p1+ro[1], p2+ro[2], e, 1+(p.Stiffness[i]-1)*k.w, rl)
+	r := p.Radius[i] * k.scale
+	path := p.PathLen[i] + r
+	if k.loose {
+		path = float32(math.Inf(1))
+	}
+	k.finish(i, x0, x1, x2, p0, p1, p2, k.cl.reachable(path, rl+r, p0, p1, p2))
+}
+
+// finish does the rest of particle i at x, its parent at p, from the
+// collider pass on: colliders in mask (and any beyond maxCull), the freeze
+// plane, keep-length, then again.
+func (k *constrainer) finish(i int, x0, x1, x2, p0, p1, p2 float32, mask uint32) {
+	p := k.p
+	r := p.Radius[i] * k.scale
+	var touched bool
+	if k.cl.hits(mask, x0, x1, x2, r) {
+		x0, x1, x2, touched = k.cl.push(k.colliders, k.shapes, mask, x0, x1, x2, r)
+	}
+	if k.freeze {
+		f := &p.Axis[i]
+		d := (x0-p0)*f[0] + (x1-p1)*f[1] + (x2-p2)*f[2]
+		x0, x1, x2 = x0-f[0]*d, x1-f[1]*d, x2-f[2]*d
+	}
+	ro := &p.RestOff[i]
+	x0, x1, x2 = keepLength3(x0, x1, x2, p0, p1, p2, ro[0], ro[1], ro[2], p.RestLen[i])
+	k.again(i, x0, x1, x2, p0, p1, p2, mask, touched)
+}
+
+// again pushes particle i, at its kept length, out of the colliders in mask
+// (and any beyond maxCull) once more, and stores it. Keeping the length can
+// pull a particle (back) into a collider; the collider wins. DynamicBone
+// stops at keep-length and lets the chain dip in.
+func (k *constrainer) again(i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, touched bool) {
+	p := k.p
+	r := p.Radius[i] * k.scale
+	if k.cl.hits(mask, x0, x1, x2, r) {
+		var moved bool
+		x0, x1, x2, moved = k.cl.push(k.colliders, k.shapes, mask, x0, x1, x2, r)
+		touched = touched || moved
+		if moved && !k.loose {
+			// The collider won over keep-length: the particle's descendants
+			// may now reach colliders the step culled.
+			k.loose = true
+			k.cl.set(k.colliders, k.shapes, p.Pos[0], float32(math.Inf(1)))
+		}
+	}
+	if touched {
+		p.Collided[i] = true
+	}
+	if !finite3(x0, x1, x2) {
+		ro := &p.RestOff[i]
+		x0, x1, x2 = p0+ro[0], p1+ro[1], p2+ro[2]
+		p.Prev[i] = mgl32.Vec3{x0, x1, x2}
+	}
+	p.Pos[i] = mgl32.Vec3{x0, x1, x2}
+}
+
+// pull applies the elasticity e toward the animated position rest, then the
+// stiffness limit: x stays within rl*(1-stiff)*2 of rest.
+func pull(x0, x1, x2, rest0, rest1, rest2, e, stiff, rl float32) (float32, float32, float32) {
+	if stiff > 0 || e > 0 {
+		x0 += (rest0 - x0) * e
+		x1 += (rest1 - x1) * e
+		x2 += (rest2 - x2) * e
+		if stiff > 0 {
+			// Compared squared: the root is only needed when the limit acts,
+			// which low stiffness rarely makes it do.
+			d0, d1, d2 := rest0-x0, rest1-x1, rest2-x2
+			if maxLen := rl * (1 - stiff) * 2; d0*d0+d1*d1+d2*d2 > maxLen*maxLen {
+				l := sqrt32(d0*d0 + d1*d1 + d2*d2)
+				s := (l - maxLen) / l
+				x0, x1, x2 = x0+d0*s, x1+d1*s, x2+d2*s
+			}
+		}
+	}
+	return x0, x1, x2
+}
+
+// keepLength3 moves x along the line to its parent at p so that it sits at
+// distance rl. A particle on top of its parent has no direction: it goes to
+// the animated offset o instead (DynamicBone leaves it there, stuck at zero
+// length).
+func keepLength3(x0, x1, x2, p0, p1, p2, o0, o1, o2, rl float32) (float32, float32, float32) {
+	d0, d1, d2 := p0-x0, p1-x1, p2-x2
+	if l2 := d0*d0 + d1*d1 + d2*d2; l2 > mathx.Epsilon {
+		l := sqrt32(l2)
+		s := (l - rl) / l
+		return x0 + d0*s, x1 + d1*s, x2 + d2*s
+	}
+	return p0 + o0, p1 + o1, p2 + o2
+}
+
+// finite3 reports whether x0, x1 and x2 are all finite: x-x is 0 for a
+// finite x and NaN otherwise.
+func finite3(x0, x1, x2 float32) bool { return (x0-x0)+(x1-x1)+(x2-x2) == 0 }
