@@ -3,6 +3,8 @@ package chain
 import (
 	"fmt"
 	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
 )
 
 // The stress rig's chains, one sub-step: Integrate + Constrain with 3
@@ -28,7 +30,7 @@ func BenchmarkStepFused(b *testing.B) {
 // As BenchmarkStep, plus Apply (writing the pose) for every chain.
 func BenchmarkStepApply(b *testing.B) {
 	b.Run(fmt.Sprintf("joints=%d", stressMoving), func(b *testing.B) {
-		benchStress(b, Fixed, separate|apply)
+		benchStress(b, Fixed, separate|andApply)
 	})
 }
 
@@ -50,7 +52,7 @@ func BenchmarkFrame(b *testing.B) {
 const (
 	separate = 1 << iota // Integrate, then Constrain
 	fused                // Step
-	apply                // then Apply
+	andApply             // then Apply
 )
 
 func benchStress(b *testing.B, mode StepMode, what int) {
@@ -80,7 +82,7 @@ func benchStress(b *testing.B, mode StepMode, what int) {
 				Integrate(p, c, 1)
 				Constrain(p, c, s.shapes)
 			}
-			if what&apply != 0 {
+			if what&andApply != 0 {
 				Apply(p, c, pose)
 			}
 		}
@@ -93,4 +95,60 @@ func modeName(m StepMode) string {
 		return "variable"
 	}
 	return "fixed"
+}
+
+// Apply alone for every chain of the stress rig, on the pose of a frame
+// (its animated locals restored before each run, as a frame has them).
+func BenchmarkApply(b *testing.B) {
+	b.Run(fmt.Sprintf("joints=%d", stressMoving), func(b *testing.B) {
+		s := newStress(b, Fixed)
+		for f := 1; f < 60; f++ {
+			s.frame(f)
+		}
+		s.rig.animate()
+		pose := s.rig.pose
+		lp := append([]mgl32.Vec3(nil), pose.LocalPos...)
+		lr := append([]mgl32.Quat(nil), pose.LocalRot...)
+		views := make([]Particles, len(s.chains))
+		for k := range s.chains {
+			views[k] = s.chains[k].Particles(s.pool)
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			copy(pose.LocalPos, lp)
+			copy(pose.LocalRot, lr)
+			for k := range s.chains {
+				Apply(views[k], &s.chains[k], pose)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/stressMoving, "ns/particle")
+	})
+}
+
+// Prepare alone for every chain of the stress rig, the character moving a
+// little every run.
+func BenchmarkPrepare(b *testing.B) {
+	b.Run(fmt.Sprintf("joints=%d", stressMoving), func(b *testing.B) {
+		s := newStress(b, Fixed)
+		for f := 1; f < 60; f++ {
+			s.frame(f)
+		}
+		s.rig.animate()
+		pose := s.rig.pose
+		obj := s.rig.obj
+		views := make([]Particles, len(s.chains))
+		for k := range s.chains {
+			views[k] = s.chains[k].Particles(s.pool)
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			obj.ObjectPos[0] += 1e-4
+			for k := range s.chains {
+				Prepare(views[k], &s.chains[k], pose, &obj)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/stressMoving, "ns/particle")
+	})
 }

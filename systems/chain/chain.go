@@ -56,6 +56,8 @@ type Chain struct {
 
 	cull culled // Constrain's colliders, kept here so that a step does not clear them
 
+	turnAngle, turnCos float32 // Settings.TeleportAngle and the cosine of its half
+
 	started bool // objPos/objRot hold a previous frame
 	off     bool // not simulated last frame (weight 0 or distant)
 	reset   bool // return to the animated pose at the next Prepare

@@ -10,7 +10,7 @@ import (
 // shapes are the character's collider shapes for this frame (see
 // PlaceColliders); the chain uses those listed in c.Colliders.
 func Update(p Particles, c *Chain, pose Pose, shapes []collide.Shape, f *Frame) int {
-	n := Prepare(p, c, pose, f)
+	n := prepare(&p, c, &pose, f)
 	switch {
 	case n < 0:
 		return -1
@@ -21,7 +21,7 @@ func Update(p Particles, c *Chain, pose Pose, shapes []collide.Shape, f *Frame) 
 			step(&p, c, s, shapes)
 		}
 	}
-	return Apply(p, c, pose)
+	return apply(&p, c, &pose)
 }
 
 // PlaceColliders puts each collider description on its bone's animated
