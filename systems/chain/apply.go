@@ -28,11 +28,7 @@ func apply(p *Particles, c *Chain, pose *Pose) int {
 	rot, local := p.Rot[:n], p.Local[:n]
 	lp, lr, ws := pose.LocalPos, pose.LocalRot, pose.WorldScale
 	lowest := c.maxBone + 1
-	b0 := bone[0]
-	rot[0] = pose.WorldRot[b0]
-	// The inverse of the root bone's parent frame, for the root bone's new
-	// local rotation (see below).
-	root := mathx.Mul(lr[b0], mathx.Conjugate(rot[0]))
+	rot[0] = pose.WorldRot[bone[0]]
 	for i := 1; i < n; i++ {
 		j := parent[i]
 		if uint(j) >= uint(i) {
@@ -42,74 +38,78 @@ func apply(p *Particles, c *Chain, pose *Pose) int {
 		if pb < 0 {
 			continue // an end particle has no children
 		}
-		s := ws[pb]
-		w := rot[j]
-		pi, pj := &pos[i], &pos[j]
-		t0, t1, t2 := pi[0]-pj[0], pi[1]-pj[1], pi[2]-pj[2] // the simulated child direction
 		if children[j] != 1 {
 			// The one-child rule: the parent keeps its rotation.
 			if b >= 0 {
-				L := &lr[b]
-				cw, cx, cy, cz := qmul(w.W, w.V[0], w.V[1], w.V[2], L.W, L.V[0], L.V[1], L.V[2])
-				rot[i] = mgl32.Quat{W: cw, V: mgl32.Vec3{cx, cy, cz}}
-				lp[b] = div3(mathx.InvRotate(w, mgl32.Vec3{t0, t1, t2}), s)
+				moveChild(p, pose, i, int(j), b)
 				lowest = min(lowest, b)
 			}
 			continue
 		}
-		var l mgl32.Vec3
+		// In the parent bone's frame w (its world rotation with the
+		// animated local L): the animated child offset v = s ⊙ l and the
+		// simulated one u = w⁻¹ t. The bone turns by r = FromToRotation(v,
+		// u): its new local is L r, its new world rotation w r.
+		s, wq := &ws[pb], &rot[j]
+		ww, wx, wy, wz := wq.W, wq.V[0], wq.V[1], wq.V[2]
+		pi, pj := &pos[i], &pos[j]
+		l := &local[i]
 		if b >= 0 {
-			l = lp[b]
-		} else {
-			l = local[i]
+			l = &lp[b]
 		}
-		// The animated child direction, a = w (s ⊙ l). Its length does not
-		// depend on w: computed apart, it is off the chain of dependent
-		// operations from one particle to the next.
 		v0, v1, v2 := s[0]*l[0], s[1]*l[1], s[2]*l[2]
+		t0, t1, t2 := pi[0]-pj[0], pi[1]-pj[1], pi[2]-pj[2]
+		// The lengths do not depend on w: computed apart, they are off the
+		// chain of dependent operations from one particle to the next.
 		la2, lb2 := v0*v0+v1*v1+v2*v2, t0*t0+t1*t1+t2*t2
-		a0, a1, a2 := rotate(w.W, w.V[0], w.V[1], w.V[2], v0, v1, v2)
-		// FromToRotation(a, t) in float32: r = (|a||t| + a·t, a×t)
+		m2 := la2 * lb2
+		m := sqrt32(m2)
+		if b >= 0 {
+			// r turns v onto u, so the child keeps its local direction and
+			// takes the simulated length: l |t|/|v|. Written now, while few
+			// values are live; the robust path below rewrites it.
+			f := lb2 / m
+			lp[b] = mgl32.Vec3{l[0] * f, l[1] * f, l[2] * f}
+		}
+		u0, u1, u2 := rotate(ww, -wx, -wy, -wz, t0, t1, t2)
+		// FromToRotation(v, u) in float32: r = (|v||u| + v·u, v×u)
 		// normalised. Near opposite directions, or for a zero or huge
 		// vector, the robust float64 one.
 		var rw, rx, ry, rz float32
 		exact := false
-		m2 := la2 * lb2
-		m := sqrt32(m2)
-		if hw := m + a0*t0 + a1*t1 + a2*t2; m2 > 1e-24 && m2 < 1e30 && hw > 1e-3*m {
-			c0, c1, c2 := a1*t2-a2*t1, a2*t0-a0*t2, a0*t1-a1*t0
+		if hw := m + v0*u0 + v1*u1 + v2*u2; m2 > 1e-24 && m2 < 1e30 && hw > 1e-3*m {
+			c0, c1, c2 := v1*u2-v2*u1, v2*u0-v0*u2, v0*u1-v1*u0
 			k := 1 / sqrt32(hw*hw+c0*c0+c1*c1+c2*c2)
 			rw, rx, ry, rz = hw*k, c0*k, c1*k, c2*k
 			exact = true
 		} else {
-			r := mathx.FromToRotation(mgl32.Vec3{a0, a1, a2}, mgl32.Vec3{t0, t1, t2})
+			r := mathx.FromToRotation(mgl32.Vec3{v0, v1, v2}, mgl32.Vec3{u0, u1, u2})
 			rw, rx, ry, rz = r.W, r.V[0], r.V[1], r.V[2]
 		}
-		// New world rotation nw = r w. The new local is the parent frame's
-		// inverse times it: L w⁻¹ nw with L the animated local, and
-		// w = P L, so P⁻¹ nw with P the parent's (final) world rotation.
-		nw, nx, ny, nz := qmul(rw, rx, ry, rz, w.W, w.V[0], w.V[1], w.V[2])
-		iw, ix, iy, iz := root.W, root.V[0], root.V[1], root.V[2]
-		if j > 0 {
-			pr := &rot[parent[j]]
-			iw, ix, iy, iz = pr.W, -pr.V[0], -pr.V[1], -pr.V[2]
+		L := &lr[pb]
+		qw, qx, qy, qz := qmul(L.W, L.V[0], L.V[1], L.V[2], rw, rx, ry, rz)
+		// One Newton step for 1/|q|, as |q| is 1 up to rounding (a
+		// non-unit animated local goes through NormalizeQuat).
+		if d := qw*qw + qx*qx + qy*qy + qz*qz - 1; d < 1e-3 && d > -1e-3 {
+			k := 1 - 0.5*d
+			*L = mgl32.Quat{W: qw * k, V: mgl32.Vec3{qx * k, qy * k, qz * k}}
+		} else {
+			*L, _ = mathx.NormalizeQuat(mgl32.Quat{W: qw, V: mgl32.Vec3{qx, qy, qz}})
 		}
-		lr[pb] = normalized(qmul(iw, ix, iy, iz, nw, nx, ny, nz))
-		rot[j] = mgl32.Quat{W: nw, V: mgl32.Vec3{nx, ny, nz}}
+		nw, nx, ny, nz := qmul(ww, wx, wy, wz, rw, rx, ry, rz)
+		*wq = mgl32.Quat{W: nw, V: mgl32.Vec3{nx, ny, nz}}
 		lowest = min(lowest, pb)
 		if b < 0 {
 			continue
 		}
-		L := &lr[b]
-		cw, cx, cy, cz := qmul(nw, nx, ny, nz, L.W, L.V[0], L.V[1], L.V[2])
-		rot[i] = mgl32.Quat{W: cw, V: mgl32.Vec3{cx, cy, cz}}
-		if exact {
-			// r turns a onto t, so nw⁻¹ t = (|t|/|a|) (s ⊙ l): the child
-			// keeps its local direction and takes the simulated length.
-			f := lb2 / m
-			lp[b] = mgl32.Vec3{l[0] * f, l[1] * f, l[2] * f}
-		} else {
-			lp[b] = div3(mathx.InvRotate(rot[j], mgl32.Vec3{t0, t1, t2}), s)
+		if !exact {
+			lp[b] = div3(mathx.InvRotate(*wq, mgl32.Vec3{t0, t1, t2}), *s)
+		}
+		if children[i] > 0 {
+			// A leaf's rotation is not needed: no particle is turned from it.
+			C := &lr[b]
+			cw, cx, cy, cz := qmul(nw, nx, ny, nz, C.W, C.V[0], C.V[1], C.V[2])
+			rot[i] = mgl32.Quat{W: cw, V: mgl32.Vec3{cx, cy, cz}}
 		}
 		lowest = min(lowest, b)
 	}
@@ -117,6 +117,15 @@ func apply(p *Particles, c *Chain, pose *Pose) int {
 		return -1
 	}
 	return int(lowest)
+}
+
+// moveChild puts bone b of particle i on it, its parent particle j keeping
+// its rotation.
+func moveChild(p *Particles, pose *Pose, i, j int, b int32) {
+	w, L := &p.Rot[j], &pose.LocalRot[b]
+	cw, cx, cy, cz := qmul(w.W, w.V[0], w.V[1], w.V[2], L.W, L.V[0], L.V[1], L.V[2])
+	p.Rot[i] = mgl32.Quat{W: cw, V: mgl32.Vec3{cx, cy, cz}}
+	pose.LocalPos[b] = div3(mathx.InvRotate(*w, p.Pos[i].Sub(p.Pos[j])), pose.WorldScale[p.Bone[j]])
 }
 
 // rotate returns v rotated by the unit quaternion (w, x, y, z), in
@@ -134,19 +143,6 @@ func qmul(aw, ax, ay, az, bw, bx, by, bz float32) (float32, float32, float32, fl
 		aw*bx + ax*bw + ay*bz - az*by,
 		aw*by + ay*bw + az*bx - ax*bz,
 		aw*bz + az*bw + ax*by - ay*bx
-}
-
-// normalized returns q/|q| for a q of length near 1 with one Newton step
-// (no root), and through mathx.NormalizeQuat otherwise.
-func normalized(w, x, y, z float32) mgl32.Quat {
-	n2 := w*w + x*x + y*y + z*z
-	if d := n2 - 1; d < 1e-3 && d > -1e-3 {
-		// 1/sqrt(n2) to second order: the error is below float32's.
-		k := 1.5 - 0.5*n2
-		return mgl32.Quat{W: w * k, V: mgl32.Vec3{x * k, y * k, z * k}}
-	}
-	q, _ := mathx.NormalizeQuat(mgl32.Quat{W: w, V: mgl32.Vec3{x, y, z}})
-	return q
 }
 
 // RestoreLocals writes the rest local position and rotation of every chain

@@ -31,7 +31,8 @@ type Particles struct {
 	PathLen []float32    // sum of RestLen from the root: how far keep-length can leave it from the root
 	Axis    []mgl32.Vec3 // freeze-plane normal (parent's animated axis)
 
-	// Scratch of Apply: each particle's new world rotation.
+	// Scratch of Apply: the new world rotation of each particle with
+	// children (leaves are skipped).
 	Rot []mgl32.Quat
 }
 

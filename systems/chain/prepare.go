@@ -213,3 +213,16 @@ func maxAbs(v mgl32.Vec3) float32 {
 	}
 	return m
 }
+
+// normalized returns q/|q| for a q of length near 1 with one Newton step
+// (no root), and through mathx.NormalizeQuat otherwise (the zero value
+// gives the identity).
+func normalized(w, x, y, z float32) mgl32.Quat {
+	if d := w*w + x*x + y*y + z*z - 1; d < 1e-3 && d > -1e-3 {
+		// 1/sqrt(1+d) to second order: the error is below float32's.
+		k := 1 - 0.5*d
+		return mgl32.Quat{W: w * k, V: mgl32.Vec3{x * k, y * k, z * k}}
+	}
+	q, _ := mathx.NormalizeQuat(mgl32.Quat{W: w, V: mgl32.Vec3{x, y, z}})
+	return q
+}
