@@ -1,8 +1,6 @@
 package chain
 
 import (
-	"math"
-
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/internal/mathx"
@@ -54,9 +52,10 @@ type constrainer struct {
 	memoE, memoEt float32 // last elasticity and its power for the step length
 	slow          bool    // every particle through one: Variable step, freeze plane
 	freeze        bool    // project on the freeze plane
-	// loose: a collider pushed a particle beyond its PathLen, so that the
-	// paths no longer bound its descendants (nor the chain's reach).
-	loose bool
+	// slack is how far colliders have pushed particles beyond their kept
+	// length this step, added to the paths and the reach that bound where
+	// the later particles can be.
+	slack, reach float32
 }
 
 // constrain constrains every particle, integrating each first if in is not
@@ -68,16 +67,15 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator) {
 	}
 	var k constrainer
 	k.p, k.in, k.cl, k.colliders, k.shapes = p, in, &c.cull, c.Colliders, shapes
-	k.w, k.scale, k.t2, k.memoE = c.weight, c.scale, c.t*c.t, -1
+	k.w, k.scale, k.t2, k.memoE, k.reach = c.weight, c.scale, c.t*c.t, -1, c.reach
 	k.freeze = c.Settings.Freeze != FreezeNone
 	k.slow = k.freeze || k.t2 != 1 || (in != nil && !in.plain())
 	cl := k.cl
 	cl.n, cl.rest = 0, false
 	if len(c.Colliders) > 0 {
-		cl.set(c.Colliders, shapes, p.Pos[0], c.reach)
+		cl.set(c.Colliders, shapes, p.Pos[0], c.reach*(1+cullMargin))
 	}
 	collides := cl.n > 0 || cl.rest
-	inf := float32(math.Inf(1))
 	fuse := in != nil
 	var f0, f1, f2, m0, m1, m2 float32
 	if fuse {
@@ -107,11 +105,7 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator) {
 		// then keeps the others in registers through its loop.
 		var mask uint32
 		if collides {
-			path := pathLen[i] + r
-			if k.loose {
-				path = inf
-			}
-			mask = cl.reachable(path, rl+r, p0, p1, p2)
+			mask = cl.reachable(pathLen[i]+r+k.slack, rl+r, p0, p1, p2)
 		}
 		// Integrate, pull (elasticity and stiffness) and keep-length
 		// written out: Go does not inline them, and as calls they cost a
@@ -199,11 +193,7 @@ func (k *constrainer) one(i int) {
 	rl := p.RestLen[i]
 	x0, x1, x2 := pull(xi[0], xi[1], xi[2], p0+ro[0], p1+ro[1], p2+ro[2], e, 1+(p.Stiffness[i]-1)*k.w, rl)
 	r := p.Radius[i] * k.scale
-	path := p.PathLen[i] + r
-	if k.loose {
-		path = float32(math.Inf(1))
-	}
-	k.finish(i, x0, x1, x2, p0, p1, p2, k.cl.reachable(path, rl+r, p0, p1, p2))
+	k.finish(i, x0, x1, x2, p0, p1, p2, k.cl.reachable(p.PathLen[i]+r+k.slack, rl+r, p0, p1, p2))
 }
 
 // finish does the rest of particle i at x, its parent at p, from the
@@ -234,14 +224,17 @@ func (k *constrainer) again(i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, 
 	p := k.p
 	r := p.Radius[i] * k.scale
 	if k.cl.hits(mask, x0, x1, x2, r) {
-		var moved bool
-		x0, x1, x2, moved = k.cl.push(k.colliders, k.shapes, mask, x0, x1, x2, r)
-		touched = touched || moved
-		if moved && !k.loose {
+		y0, y1, y2, moved := k.cl.push(k.colliders, k.shapes, mask, x0, x1, x2, r)
+		if moved {
 			// The collider won over keep-length: the particle's descendants
-			// may now reach colliders the step culled.
-			k.loose = true
-			k.cl.set(k.colliders, k.shapes, p.Pos[0], float32(math.Inf(1)))
+			// can be that much farther from the root. Past the reach the
+			// colliders were culled for, cull again with room to spare.
+			d0, d1, d2 := y0-x0, y1-x1, y2-x2
+			k.slack += sqrt32(d0*d0 + d1*d1 + d2*d2)
+			if !(k.reach+k.slack <= k.cl.reach) {
+				k.cl.set(k.colliders, k.shapes, p.Pos[0], (k.reach+2*k.slack)*(1+cullMargin))
+			}
+			x0, x1, x2, touched = y0, y1, y2, true
 		}
 	}
 	if touched {

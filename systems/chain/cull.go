@@ -13,6 +13,11 @@ import (
 // pre-test; further ones are always tested.
 const maxCull = 8
 
+// cullMargin is the part of its reach a chain culls colliders beyond,
+// so that the small pushes colliders give particles past their kept
+// length (see constrainer.slack) seldom make a step cull again.
+const cullMargin = 1.0 / 16
+
 // culled is the list of colliders one step of a chain has to test, with a
 // bounding sphere each (a particle outside it cannot touch the shape), built
 // once per step so that the per-particle work is a compare per collider out
@@ -26,15 +31,16 @@ type culled struct {
 	// gap is the distance from the root particle to the sphere: a particle
 	// whose PathLen plus radius is below it cannot reach the shape this
 	// step. -Inf without a bound.
-	gap  [maxCull]float32
-	k    [maxCull]int32 // index into the shapes
-	rest bool           // colliders listed beyond maxCull: tested without a bound
+	gap   [maxCull]float32
+	k     [maxCull]int32 // index into the shapes
+	rest  bool           // colliders listed beyond maxCull: tested without a bound
+	reach float32        // the reach set culled for
 }
 
 // set keeps the chain's colliders (idx into shapes) whose bounding sphere
 // comes within reach of root.
 func (cl *culled) set(idx []int32, shapes []collide.Shape, root mgl32.Vec3, reach float32) {
-	cl.rest = len(idx) > maxCull
+	cl.rest, cl.reach = len(idx) > maxCull, reach
 	idx = idx[:min(len(idx), maxCull)]
 	inf := float32(math.Inf(1))
 	n := 0
@@ -75,12 +81,16 @@ func (cl *culled) set(idx []int32, shapes []collide.Shape, root mgl32.Vec3, reac
 // constrained, and keep-length leaves the particle at its bone length from
 // it, so the others need no test in either pass: only an overstretched
 // intermediate position could touch them, and keep-length pulls it back out
-// of their reach.
+// of their reach. Constrain calls it where few of its values are live: as a
+// small function of its own its loop compiles tighter than inlined.
 func (cl *culled) reachable(path, reach, p0, p1, p2 float32) uint32 {
 	var mask uint32
 	for k := range min(cl.n, maxCull) {
+		if !(cl.gap[k] < path) {
+			continue
+		}
 		d0, d1, d2 := p0-cl.c0[k], p1-cl.c1[k], p2-cl.c2[k]
-		if lim := cl.r[k] + reach; cl.gap[k] < path && d0*d0+d1*d1+d2*d2 < lim*lim {
+		if lim := cl.r[k] + reach; d0*d0+d1*d1+d2*d2 < lim*lim {
 			mask |= 1 << k
 		}
 	}
