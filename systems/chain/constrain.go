@@ -30,28 +30,25 @@ func Constrain(p Particles, c *Chain, shapes []collide.Shape) { constrain(&p, c,
 func Step(p Particles, c *Chain, sub int, shapes []collide.Shape) { step(&p, c, sub, shapes) }
 
 func step(p *Particles, c *Chain, sub int, shapes []collide.Shape) {
-	if len(p.Pos) == 0 {
-		return
+	if len(p.Pos) == 0 || len(p.Pos) != len(c.pk) {
+		return // not the chain's particles
 	}
 	var in integrator
 	in.start(p, c, sub)
 	constrain(p, c, shapes, &in)
 }
 
-// constrainer is one Constrain call's state. The common particle (fixed
-// step, no collider in reach, no freeze plane) is done inline in constrain;
-// the others go through one, so that the hot loop holds no call and Go keeps
-// its values in registers.
+// constrainer is one Constrain call's state. The common particle (no
+// collider touched, no freeze plane) is done inline in constrain; the
+// others go through finish and again, so that the hot loop holds little
+// and Go keeps its values in registers.
 type constrainer struct {
-	p             *Particles
-	in            *integrator // integrate each particle first (Step), or nil
-	cl            *culled
-	colliders     []int32 // the chain's, into shapes
-	shapes        []collide.Shape
-	w, scale, t2  float32
-	memoE, memoEt float32 // last elasticity and its power for the step length
-	slow          bool    // every particle through one: Variable step, freeze plane
-	freeze        bool    // project on the freeze plane
+	p         *Particles
+	pk        []packed
+	cl        *culled
+	colliders []int32 // the chain's, into shapes
+	shapes    []collide.Shape
+	freeze    bool // project on the freeze plane
 	// slack is how far colliders have pushed particles beyond their kept
 	// length this step, added to the paths and the reach that bound where
 	// the later particles can be.
@@ -62,14 +59,12 @@ type constrainer struct {
 // nil.
 func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator) {
 	n := len(p.Pos)
-	if n == 0 {
-		return
+	if n == 0 || n != len(c.pk) {
+		return // not the chain's particles
 	}
 	var k constrainer
-	k.p, k.in, k.cl, k.colliders, k.shapes = p, in, &c.cull, c.Colliders, shapes
-	k.w, k.scale, k.t2, k.memoE, k.reach = c.weight, c.scale, c.t*c.t, -1, c.reach
-	k.freeze = c.Settings.Freeze != FreezeNone
-	k.slow = k.freeze || k.t2 != 1 || (in != nil && !in.plain())
+	k.p, k.pk, k.cl, k.colliders, k.shapes = p, c.pk[:n], &c.cull, c.Colliders, shapes
+	k.reach, k.freeze = c.reach, c.Settings.Freeze != FreezeNone
 	cl := k.cl
 	cl.n, cl.rest = 0, false
 	if len(c.Colliders) > 0 {
@@ -77,77 +72,63 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator) {
 	}
 	collides := cl.n > 0 || cl.rest
 	fuse := in != nil
-	var f0, f1, f2, m0, m1, m2 float32
+	var f0, f1, f2, m0, m1, m2, vs float32
 	if fuse {
-		f0, f1, f2, m0, m1, m2 = in.f0, in.f1, in.f2, in.m0, in.m1, in.m2
+		f0, f1, f2, m0, m1, m2, vs = in.f0, in.f1, in.f2, in.m0, in.m1, in.m2, in.vs
 	}
-	pos, prev, parent := p.Pos[:n], p.Prev[:n], p.Parent[:n]
-	restOff, restLen, pathLen := p.RestOff[:n], p.RestLen[:n], p.PathLen[:n]
-	elast, stiffs, radius := p.Elasticity[:n], p.Stiffness[:n], p.Radius[:n]
-	damping, friction, inert, hit := p.Damping[:n], p.Friction[:n], p.Inert[:n], p.Collided[:n]
-	w, scale := k.w, k.scale
+	pos, prev, parent, hit, pk := p.Pos[:n], p.Prev[:n], p.Parent[:n], p.Collided[:n], k.pk
 	for i := 1; i < n; i++ {
-		if k.slow {
-			k.one(i)
-			continue
+		// Integrate, pull (elasticity and stiffness) and keep-length
+		// written out: Go does not inline them, and as calls they cost a
+		// third of the step.
+		kp, xi := &pk[i], &pos[i]
+		x0, x1, x2 := xi[0], xi[1], xi[2]
+		if fuse {
+			q := &prev[i]
+			a := kp.inert
+			r0, r1, r2 := m0*a, m1*a, m2*a
+			keep, fs := kp.keep, kp.fs
+			if hit[i] {
+				keep, fs = kp.keepHit, kp.fsHit
+				hit[i] = false
+			}
+			keep *= vs
+			q0, q1, q2 := q[0], q[1], q[2]
+			q[0], q[1], q[2] = x0+r0, x1+r1, x2+r2
+			x0, x1, x2 = x0+(x0-q0)*keep+f0*fs+r0, x1+(x1-q1)*keep+f1*fs+r1, x2+(x2-q2)*keep+f2*fs+r2
 		}
 		j := parent[i]
 		if uint(j) >= uint(i) {
-			if fuse {
-				k.in.one(p, i)
-			}
+			*xi = mgl32.Vec3{x0, x1, x2}
 			continue // not a valid tree: parents come first
 		}
 		pj := &pos[j]
 		p0, p1, p2 := pj[0], pj[1], pj[2]
-		rl, r := restLen[i], radius[i]*scale
-		// The colliders in reach first, while few values are live: Go
-		// then keeps the others in registers through its loop.
+		// The colliders in reach of the parent.
 		var mask uint32
 		if collides {
-			mask = cl.reachable(pathLen[i]+r+k.slack, rl+r, p0, p1, p2)
+			mask = cl.reachable(kp.path+k.slack, kp.rl+kp.r, p0, p1, p2)
 		}
-		// Integrate, pull (elasticity and stiffness) and keep-length
-		// written out: Go does not inline them, and as calls they cost a
-		// third of the step.
-		xi := &pos[i]
-		x0, x1, x2 := xi[0], xi[1], xi[2]
-		if fuse {
-			q := &prev[i]
-			a := inert[i]
-			r0, r1, r2 := m0*a, m1*a, m2*a
-			d := damping[i]
-			if hit[i] {
-				d = min(d+friction[i], 1)
-				hit[i] = false
-			}
-			keep := 1 - d
-			q0, q1, q2 := q[0], q[1], q[2]
-			q[0], q[1], q[2] = x0+r0, x1+r1, x2+r2
-			x0, x1, x2 = x0+(x0-q0)*keep+f0+r0, x1+(x1-q1)*keep+f1+r1, x2+(x2-q2)*keep+f2+r2
-		}
-		ro := &restOff[i]
-		o0, o1, o2 := ro[0], ro[1], ro[2]
-		if e, stiff := elast[i], 1+(stiffs[i]-1)*w; stiff > 0 || e > 0 {
-			rest0, rest1, rest2 := p0+o0, p1+o1, p2+o2
-			x0 += (rest0 - x0) * e
-			x1 += (rest1 - x1) * e
-			x2 += (rest2 - x2) * e
-			if stiff > 0 {
-				d0, d1, d2 := rest0-x0, rest1-x1, rest2-x2
-				if maxLen := rl * (1 - stiff) * 2; d0*d0+d1*d1+d2*d2 > maxLen*maxLen {
-					l := sqrt32(d0*d0 + d1*d1 + d2*d2)
-					s := (l - maxLen) / l
-					x0, x1, x2 = x0+d0*s, x1+d1*s, x2+d2*s
-				}
-			}
+		o0, o1, o2 := kp.o0, kp.o1, kp.o2
+		rest0, rest1, rest2 := p0+o0, p1+o1, p2+o2
+		e := kp.e
+		x0 += (rest0 - x0) * e
+		x1 += (rest1 - x1) * e
+		x2 += (rest2 - x2) * e
+		// Compared squared: the root is only needed when the stiffness
+		// limit acts, which low stiffness rarely makes it do.
+		if d0, d1, d2 := rest0-x0, rest1-x1, rest2-x2; d0*d0+d1*d1+d2*d2 > kp.maxLen*kp.maxLen {
+			l := sqrt32(d0*d0 + d1*d1 + d2*d2)
+			s := (l - kp.maxLen) / l
+			x0, x1, x2 = x0+d0*s, x1+d1*s, x2+d2*s
 		}
 		// Colliders: tested inline, pushed out of line (a call only where
 		// a particle touches one).
-		if collides && cl.hits(mask, x0, x1, x2, r) {
+		if (collides && cl.hits(mask, x0, x1, x2, kp.r)) || k.freeze {
 			k.finish(i, x0, x1, x2, p0, p1, p2, mask)
 			continue
 		}
+		rl := kp.rl
 		if d0, d1, d2 := p0-x0, p1-x1, p2-x2; d0*d0+d1*d1+d2*d2 > mathx.Epsilon {
 			l := sqrt32(d0*d0 + d1*d1 + d2*d2)
 			s := (l - rl) / l
@@ -155,7 +136,7 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator) {
 		} else {
 			x0, x1, x2 = p0+o0, p1+o1, p2+o2
 		}
-		if mask != 0 && cl.hits(mask, x0, x1, x2, r) {
+		if mask != 0 && cl.hits(mask, x0, x1, x2, kp.r) {
 			k.again(i, x0, x1, x2, p0, p1, p2, mask, false)
 			continue
 		}
@@ -169,39 +150,12 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator) {
 	}
 }
 
-// one integrates (if asked) and constrains particle i in the general case.
-func (k *constrainer) one(i int) {
-	p := k.p
-	if k.in != nil {
-		k.in.one(p, i)
-	}
-	j := int(p.Parent[i])
-	if uint(j) >= uint(i) {
-		return
-	}
-	pj, xi, ro := &p.Pos[j], &p.Pos[i], &p.RestOff[i]
-	p0, p1, p2 := pj[0], pj[1], pj[2]
-	e := p.Elasticity[i]
-	if k.t2 != 1 && e > 0 && e < 1 {
-		// A spring of fixed strength: the pull grows with t². Neighbours
-		// usually share their elasticity: reuse the power.
-		if e != k.memoE {
-			k.memoE, k.memoEt = e, 1-pow(1-e, k.t2)
-		}
-		e = k.memoEt
-	}
-	rl := p.RestLen[i]
-	x0, x1, x2 := pull(xi[0], xi[1], xi[2], p0+ro[0], p1+ro[1], p2+ro[2], e, 1+(p.Stiffness[i]-1)*k.w, rl)
-	r := p.Radius[i] * k.scale
-	k.finish(i, x0, x1, x2, p0, p1, p2, k.cl.reachable(p.PathLen[i]+r+k.slack, rl+r, p0, p1, p2))
-}
-
 // finish does the rest of particle i at x, its parent at p, from the
 // collider pass on: colliders in mask (and any beyond maxCull), the freeze
 // plane, keep-length, then again.
 func (k *constrainer) finish(i int, x0, x1, x2, p0, p1, p2 float32, mask uint32) {
-	p := k.p
-	r := p.Radius[i] * k.scale
+	p, kp := k.p, &k.pk[i]
+	r := kp.r
 	var touched bool
 	if k.cl.hits(mask, x0, x1, x2, r) {
 		x0, x1, x2, touched = k.cl.push(k.colliders, k.shapes, mask, x0, x1, x2, r)
@@ -211,8 +165,7 @@ func (k *constrainer) finish(i int, x0, x1, x2, p0, p1, p2 float32, mask uint32)
 		d := (x0-p0)*f[0] + (x1-p1)*f[1] + (x2-p2)*f[2]
 		x0, x1, x2 = x0-f[0]*d, x1-f[1]*d, x2-f[2]*d
 	}
-	ro := &p.RestOff[i]
-	x0, x1, x2 = keepLength3(x0, x1, x2, p0, p1, p2, ro[0], ro[1], ro[2], p.RestLen[i])
+	x0, x1, x2 = keepLength3(x0, x1, x2, p0, p1, p2, kp.o0, kp.o1, kp.o2, kp.rl)
 	k.again(i, x0, x1, x2, p0, p1, p2, mask, touched)
 }
 
@@ -221,8 +174,8 @@ func (k *constrainer) finish(i int, x0, x1, x2, p0, p1, p2 float32, mask uint32)
 // pull a particle (back) into a collider; the collider wins. DynamicBone
 // stops at keep-length and lets the chain dip in.
 func (k *constrainer) again(i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, touched bool) {
-	p := k.p
-	r := p.Radius[i] * k.scale
+	p, kp := k.p, &k.pk[i]
+	r := kp.r
 	if k.cl.hits(mask, x0, x1, x2, r) {
 		y0, y1, y2, moved := k.cl.push(k.colliders, k.shapes, mask, x0, x1, x2, r)
 		if moved {
@@ -241,32 +194,10 @@ func (k *constrainer) again(i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, 
 		p.Collided[i] = true
 	}
 	if !finite3(x0, x1, x2) {
-		ro := &p.RestOff[i]
-		x0, x1, x2 = p0+ro[0], p1+ro[1], p2+ro[2]
+		x0, x1, x2 = p0+kp.o0, p1+kp.o1, p2+kp.o2
 		p.Prev[i] = mgl32.Vec3{x0, x1, x2}
 	}
 	p.Pos[i] = mgl32.Vec3{x0, x1, x2}
-}
-
-// pull applies the elasticity e toward the animated position rest, then the
-// stiffness limit: x stays within rl*(1-stiff)*2 of rest.
-func pull(x0, x1, x2, rest0, rest1, rest2, e, stiff, rl float32) (float32, float32, float32) {
-	if stiff > 0 || e > 0 {
-		x0 += (rest0 - x0) * e
-		x1 += (rest1 - x1) * e
-		x2 += (rest2 - x2) * e
-		if stiff > 0 {
-			// Compared squared: the root is only needed when the limit acts,
-			// which low stiffness rarely makes it do.
-			d0, d1, d2 := rest0-x0, rest1-x1, rest2-x2
-			if maxLen := rl * (1 - stiff) * 2; d0*d0+d1*d1+d2*d2 > maxLen*maxLen {
-				l := sqrt32(d0*d0 + d1*d1 + d2*d2)
-				s := (l - maxLen) / l
-				x0, x1, x2 = x0+d0*s, x1+d1*s, x2+d2*s
-			}
-		}
-	}
-	return x0, x1, x2
 }
 
 // keepLength3 moves x along the line to its parent at p so that it sits at

@@ -26,6 +26,12 @@
 //   - Clock turns frame time into steps; it is shared with other
 //     simulations that run at an update rate.
 //
+// The per-frame kernels take the chain's own range of particles
+// (Chain.Particles) and leave any other alone. Prepare gathers each
+// particle's inputs to the steps (animated offset, lengths, parameters for
+// the step length) into one record per particle kept in the Chain, so that
+// a step reads a few arrays; Refresh updates them at once.
+//
 // # The model
 //
 // Particles are the root bone and its descendants, parents before children

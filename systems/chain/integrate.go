@@ -22,36 +22,27 @@ import (
 // movement is shared out the same way.
 func Integrate(p Particles, c *Chain, sub int) {
 	n := len(p.Pos)
-	if n == 0 {
-		return
+	if n == 0 || n != len(c.pk) {
+		return // not the chain's particles
 	}
 	var in integrator
 	in.start(&p, c, sub)
-	if !in.plain() {
-		for i := 1; i < n; i++ {
-			in.one(&p, i)
-		}
-		return
-	}
-	// Fixed mode (and a Variable step of exactly 1/UpdateRate after one):
-	// one's arithmetic with the factors at 1, written out.
-	pos, prev := p.Pos[:n], p.Prev[:n]
-	damping, friction, inert, hit := p.Damping[:n], p.Friction[:n], p.Inert[:n], p.Collided[:n]
-	f0, f1, f2, m0, m1, m2 := in.f0, in.f1, in.f2, in.m0, in.m1, in.m2
+	pos, prev, hit, pk := p.Pos[:n], p.Prev[:n], p.Collided[:n], c.pk[:n]
+	f0, f1, f2, m0, m1, m2, vs := in.f0, in.f1, in.f2, in.m0, in.m1, in.m2, in.vs
 	for i := 1; i < n; i++ {
-		x, q := &pos[i], &prev[i]
+		x, q, k := &pos[i], &prev[i], &pk[i]
 		x0, x1, x2 := x[0], x[1], x[2]
-		a := inert[i]
+		a := k.inert
 		r0, r1, r2 := m0*a, m1*a, m2*a
-		d := damping[i]
+		keep, fs := k.keep, k.fs
 		if hit[i] {
-			d = min(d+friction[i], 1)
+			keep, fs = k.keepHit, k.fsHit
 			hit[i] = false
 		}
-		keep := 1 - d
-		x[0] = x0 + (x0-q[0])*keep + f0 + r0
-		x[1] = x1 + (x1-q[1])*keep + f1 + r1
-		x[2] = x2 + (x2-q[2])*keep + f2 + r2
+		keep *= vs
+		x[0] = x0 + (x0-q[0])*keep + f0*fs + r0
+		x[1] = x1 + (x1-q[1])*keep + f1*fs + r1
+		x[2] = x2 + (x2-q[2])*keep + f2*fs + r2
 		q[0], q[1], q[2] = x0+r0, x1+r1, x2+r2
 	}
 }
@@ -61,16 +52,14 @@ func Integrate(p Particles, c *Chain, sub int) {
 type integrator struct {
 	f0, f1, f2 float32 // force
 	m0, m1, m2 float32 // character movement
-	vs, t      float32 // velocity rescale (new step / last step), step in units of 1/UpdateRate
-	// Neighbours usually share their damping: the powers of the last one.
-	memoK1, memoKt, memoFs float32
+	vs         float32 // velocity rescale: new step length / last step length
 }
 
 // start moves the root particle and sets the step's parameters.
 func (in *integrator) start(p *Particles, c *Chain, sub int) {
 	pos, prev := p.Pos, p.Prev
 	var move mgl32.Vec3
-	in.vs, in.t, in.memoK1 = 1, c.t, -1
+	in.vs = 1
 	if c.Settings.Mode == Variable {
 		// The root and the character's movement are spread evenly over the
 		// frame's sub-steps, so that a low frame rate sees the same path.
@@ -95,36 +84,4 @@ func (in *integrator) start(p *Particles, c *Chain, sub int) {
 	}
 	in.f0, in.f1, in.f2 = c.force[0], c.force[1], c.force[2]
 	in.m0, in.m1, in.m2 = move[0], move[1], move[2]
-}
-
-// plain reports a step whose factors are all 1 (Fixed mode).
-func (in *integrator) plain() bool { return in.t == 1 && in.vs == 1 }
-
-// one integrates particle i.
-func (in *integrator) one(p *Particles, i int) {
-	x, q := &p.Pos[i], &p.Prev[i]
-	x0, x1, x2 := x[0], x[1], x[2]
-	v0, v1, v2 := (x0-q[0])*in.vs, (x1-q[1])*in.vs, (x2-q[2])*in.vs
-	a := p.Inert[i]
-	r0, r1, r2 := in.m0*a, in.m1*a, in.m2*a
-	q[0], q[1], q[2] = x0+r0, x1+r1, x2+r2
-	d := p.Damping[i]
-	if p.Collided[i] {
-		d = min(d+p.Friction[i], 1)
-		p.Collided[i] = false
-	}
-	keep := 1 - d
-	g0, g1, g2 := in.f0, in.f1, in.f2
-	if t := in.t; t != 1 {
-		if keep != in.memoK1 {
-			in.memoK1 = keep
-			in.memoKt = pow(keep, t)
-			in.memoFs = forceScale(keep, in.memoKt, t)
-		}
-		keep = in.memoKt
-		g0, g1, g2 = g0*in.memoFs, g1*in.memoFs, g2*in.memoFs
-	}
-	x[0] = x0 + v0*keep + g0 + r0
-	x[1] = x1 + v1*keep + g1 + r1
-	x[2] = x2 + v2*keep + g2 + r2
 }

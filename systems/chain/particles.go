@@ -28,7 +28,6 @@ type Particles struct {
 	AnimPos []mgl32.Vec3 // animated world position
 	RestOff []mgl32.Vec3 // animated offset from the parent particle, world space
 	RestLen []float32    // |RestOff|: the length kept from the parent
-	PathLen []float32    // sum of RestLen from the root: how far keep-length can leave it from the root
 	Axis    []mgl32.Vec3 // freeze-plane normal (parent's animated axis)
 
 	// Scratch of Apply: the new world rotation of each particle with
@@ -49,7 +48,7 @@ func (p *Particles) Slice(lo, hi int) Particles {
 		Inert: p.Inert[lo:hi], Friction: p.Friction[lo:hi], Radius: p.Radius[lo:hi],
 		Pos: p.Pos[lo:hi], Prev: p.Prev[lo:hi], Collided: p.Collided[lo:hi],
 		AnimPos: p.AnimPos[lo:hi], RestOff: p.RestOff[lo:hi], RestLen: p.RestLen[lo:hi],
-		PathLen: p.PathLen[lo:hi], Axis: p.Axis[lo:hi], Rot: p.Rot[lo:hi],
+		Axis: p.Axis[lo:hi], Rot: p.Rot[lo:hi],
 	}
 }
 
@@ -76,7 +75,6 @@ func (p *Particles) Grow(n int) int {
 	p.AnimPos = grow(p.AnimPos, n)
 	p.RestOff = grow(p.RestOff, n)
 	p.RestLen = grow(p.RestLen, n)
-	p.PathLen = grow(p.PathLen, n)
 	p.Axis = grow(p.Axis, n)
 	p.Rot = grow(p.Rot, n)
 	return lo

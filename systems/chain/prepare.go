@@ -22,7 +22,7 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 		d := f.Reference.Sub(f.ObjectPos)
 		off = off || mathx.Dot(d, d) > s.DisableDistance*s.DisableDistance
 	}
-	if off || p.Len() == 0 || !poseFits(*pose, c.maxBone) || p.Bone[0] < 0 {
+	if off || p.Len() == 0 || p.Len() != len(c.pk) || !poseFits(*pose, c.maxBone) || p.Bone[0] < 0 {
 		c.off = true
 		return -1
 	}
@@ -32,7 +32,7 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 		c.off, c.reset = false, true
 	}
 	c.weight = mathx.Clamp01(s.Weight)
-	pathMax, rmax := prepareAnim(p, pose, s.Freeze)
+	c.scale = maxAbs(f.ObjectScale)
 
 	objRot := normalized(f.ObjectRot.W, f.ObjectRot.V[0], f.ObjectRot.V[1], f.ObjectRot.V[2]) // the zero value counts as identity
 	move := f.ObjectPos.Sub(c.objPos)
@@ -44,8 +44,8 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 		}
 		move = mgl32.Vec3{}
 	}
-	if !c.started || c.reset {
-		ResetParticles(*p)
+	reset := !c.started || c.reset
+	if reset {
 		c.clock.Reset()
 		c.prevH = 0
 		c.reset = false
@@ -57,7 +57,24 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 		move = mgl32.Vec3{}
 	}
 	c.move = move
-	c.scale = maxAbs(f.ObjectScale)
+
+	c.clock.Rate = s.UpdateRate
+	if s.Mode == Variable {
+		if !(s.UpdateRate > 0) {
+			c.clock.Rate = DefaultUpdateRate
+		}
+		n, h := c.clock.Variable(f.Dt)
+		c.h, c.t, c.steps = h, h*c.clock.Rate, n
+	} else {
+		c.t = 1
+		c.steps = c.clock.Fixed(f.Dt)
+	}
+
+	pathMax, rmax := prepareAnim(p, c.pk, pose, s.Freeze)
+	pack(p, c)
+	if reset {
+		ResetParticles(*p)
+	}
 	c.reach = reachOf(pathMax, rmax, c.scale)
 
 	// Gravity minus the part that already acts on the rest pose: the rest
@@ -75,29 +92,18 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 	if !mathx.Vec3Finite(c.force) {
 		c.force = mgl32.Vec3{}
 	}
-
-	c.clock.Rate = s.UpdateRate
-	if s.Mode == Variable {
-		if !(s.UpdateRate > 0) {
-			c.clock.Rate = DefaultUpdateRate
-		}
-		n, h := c.clock.Variable(f.Dt)
-		c.h, c.t, c.steps = h, h*c.clock.Rate, n
-		return n
-	}
-	c.t = 1
-	c.steps = c.clock.Fixed(f.Dt)
 	return c.steps
 }
 
 // prepareAnim records the animated pose of every particle: its world
-// position, its offset from the parent, the length to keep, its path length
-// from the root and the freeze plane's normal. It returns the longest path
-// and the largest particle radius.
-func prepareAnim(p *Particles, pose *Pose, freeze FreezeAxis) (pathMax, rmax float32) {
-	n := len(p.Bone)
+// position, its offset from the parent, the length to keep and the freeze
+// plane's normal, with the offset, the length and the path length from the
+// root also in pk. It returns the longest path and the largest particle
+// radius.
+func prepareAnim(p *Particles, pk []packed, pose *Pose, freeze FreezeAxis) (pathMax, rmax float32) {
+	n := len(pk)
 	bone, parent, local, radius := p.Bone[:n], p.Parent[:n], p.Local[:n], p.Radius[:n]
-	anim, restOff, restLen, path := p.AnimPos[:n], p.RestOff[:n], p.RestLen[:n], p.PathLen[:n]
+	anim, restOff, restLen := p.AnimPos[:n], p.RestOff[:n], p.RestLen[:n]
 	wp, wr, ws := pose.WorldPos, pose.WorldRot, pose.WorldScale
 	for i := 0; i < n; i++ {
 		b, j := bone[i], parent[i]
@@ -112,8 +118,9 @@ func prepareAnim(p *Particles, pose *Pose, freeze FreezeAxis) (pathMax, rmax flo
 			x = wp[pb].Add(mgl32.Vec3{x0, x1, x2})
 		}
 		anim[i] = x
+		k := &pk[i]
 		if uint(j) >= uint(i) {
-			path[i] = 0 // the root (or not a valid tree)
+			*k = packed{} // the root (or not a valid tree)
 			continue
 		}
 		// The parent's position from the pose rather than from anim, just
@@ -126,8 +133,8 @@ func prepareAnim(p *Particles, pose *Pose, freeze FreezeAxis) (pathMax, rmax flo
 		}
 		l := sqrt32(o[0]*o[0] + o[1]*o[1] + o[2]*o[2])
 		restOff[i], restLen[i] = o, l
-		pl := path[j] + l
-		path[i] = pl
+		pl := pk[j].pl + l
+		k.o0, k.o1, k.o2, k.rl, k.pl = o[0], o[1], o[2], l, pl
 		// Compares rather than max, which also orders NaN and -0 (a NaN
 		// length only comes with a non-finite pose).
 		if pl > pathMax {

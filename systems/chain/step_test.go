@@ -157,3 +157,38 @@ func TestColliderAfterAPushIsNotCulled(t *testing.T) {
 		t.Error("particle 3 did not touch the far collider; the test proves nothing")
 	}
 }
+
+// The step reads its parameters from what Prepare gathered; a Refresh
+// after Prepare must reach the same frame's steps.
+func TestRefreshReachesTheNextStep(t *testing.T) {
+	s := still()
+	s.Damping = 0
+	_, p, c := onePendulum(t, s)
+	p.Pos[1], p.Prev[1] = mgl32.Vec3{0, -1, 0}, mgl32.Vec3{0.1, -1, 0}
+	c.Settings.Damping = 1 // keeps no velocity
+	Refresh(p, c)
+	Step(p, c, 1, nil)
+	assertVec(t, "Pos", p.Pos[1], mgl32.Vec3{0, -1, 0}, 1e-6)
+}
+
+// The kernels take the chain's own particles; any other range is left
+// alone rather than read out of bounds.
+func TestKernelsIgnoreAnotherRange(t *testing.T) {
+	r := line(3, 0.2)
+	pool, c := r.build(t, Desc{Settings: busy()})
+	p := c.Particles(pool)
+	r.prepare(p, c)
+	short := pool.Slice(0, 2)
+	before := append([]mgl32.Vec3(nil), pool.Pos...)
+	Integrate(short, c, 0)
+	Constrain(short, c, nil)
+	Step(short, c, 0, nil)
+	if n := Prepare(short, c, r.pose, &r.obj); n != -1 {
+		t.Errorf("Prepare on another range = %d, want -1", n)
+	}
+	for i := range before {
+		if pool.Pos[i] != before[i] {
+			t.Errorf("particle %d moved from %v to %v", i, before[i], pool.Pos[i])
+		}
+	}
+}
