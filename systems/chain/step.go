@@ -4,24 +4,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
-
-	"github.com/sway-anim/sway/internal/mathx"
 )
-
-// keepLength moves x along the line to its parent at pj so that it sits at
-// distance rl. A particle on top of its parent has no direction: it goes to
-// the animated offset instead (DynamicBone leaves it there, stuck at zero
-// length).
-func keepLength(x, pj, restOff mgl32.Vec3, rl float32) mgl32.Vec3 {
-	d0, d1, d2 := pj[0]-x[0], pj[1]-x[1], pj[2]-x[2]
-	l2 := d0*d0 + d1*d1 + d2*d2
-	if l2 > mathx.Epsilon {
-		l := float32(math.Sqrt(float64(l2)))
-		k := (l - rl) / l
-		return mgl32.Vec3{x[0] + d0*k, x[1] + d1*k, x[2] + d2*k}
-	}
-	return mgl32.Vec3{pj[0] + restOff[0], pj[1] + restOff[1], pj[2] + restOff[2]}
-}
 
 // SkipUpdate is DynamicBone's update for a frame in which no step runs:
 // particles are carried by the character's movement, then only the
@@ -29,37 +12,35 @@ func keepLength(x, pj, restOff mgl32.Vec3, rl float32) mgl32.Vec3 {
 // follows the animation without advancing the simulation.
 func SkipUpdate(p Particles, c *Chain) {
 	n := len(p.Pos)
-	if n == 0 {
-		return
+	if n == 0 || n != len(c.pk) {
+		return // not the chain's particles
 	}
-	pos, prev, parent := p.Pos[:n], p.Prev[:n], p.Parent[:n]
-	restOff, restLen, stiffs := p.RestOff[:n], p.RestLen[:n], p.Stiffness[:n]
+	pos, prev, parent, pk := p.Pos[:n], p.Prev[:n], p.Parent[:n], c.pk[:n]
 	prev[0] = pos[0]
 	pos[0] = p.AnimPos[0]
-	m := c.move
-	w := c.weight
+	m0, m1, m2 := c.move[0], c.move[1], c.move[2]
 	for i := 1; i < n; i++ {
 		j := parent[i]
 		if uint(j) >= uint(i) {
 			continue
 		}
-		prev[i] = prev[i].Add(m)
-		x := pos[i].Add(m)
-		pj := pos[j]
-		rl := restLen[i]
-		if stiff := 1 + (stiffs[i]-1)*w; stiff > 0 {
-			d := pj.Add(restOff[i]).Sub(x)
-			l := mathx.Len(d)
-			if maxLen := rl * (1 - stiff) * 2; l > maxLen {
-				x = x.Add(d.Mul((l - maxLen) / l))
-			}
+		q, xi, kp := &prev[i], &pos[i], &pk[i]
+		q[0], q[1], q[2] = q[0]+m0, q[1]+m1, q[2]+m2
+		x0, x1, x2 := xi[0]+m0, xi[1]+m1, xi[2]+m2
+		pj := &pos[j]
+		p0, p1, p2 := pj[0], pj[1], pj[2]
+		o0, o1, o2 := kp.o0, kp.o1, kp.o2
+		if d0, d1, d2 := p0+o0-x0, p1+o1-x1, p2+o2-x2; d0*d0+d1*d1+d2*d2 > kp.maxLen*kp.maxLen {
+			l := sqrt32(d0*d0 + d1*d1 + d2*d2)
+			s := (l - kp.maxLen) / l
+			x0, x1, x2 = x0+d0*s, x1+d1*s, x2+d2*s
 		}
-		x = keepLength(x, pj, restOff[i], rl)
-		if !mathx.Vec3Finite(x) {
-			x = pj.Add(restOff[i])
-			prev[i] = x
+		x0, x1, x2 = keepLength3(x0, x1, x2, p0, p1, p2, o0, o1, o2, kp.rl)
+		if !finite3(x0, x1, x2) {
+			x0, x1, x2 = p0+o0, p1+o1, p2+o2
+			*q = mgl32.Vec3{x0, x1, x2}
 		}
-		pos[i] = x
+		*xi = mgl32.Vec3{x0, x1, x2}
 	}
 	// The movement has been applied; a step later in the frame must not
 	// apply it again.

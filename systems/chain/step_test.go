@@ -192,3 +192,52 @@ func TestKernelsIgnoreAnotherRange(t *testing.T) {
 		}
 	}
 }
+
+// A frame without a step carries the particles with the character and
+// keeps the lengths and the stiffness limit, nothing else.
+func TestSkipUpdateCarriesAndLimits(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		stiffness float32
+	}{{"carried", 0}, {"stiffness 1", 1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := still()
+			s.Damping, s.Stiffness, s.Force = 0.05, tc.stiffness, mgl32.Vec3{0.01, 0, 0.005}
+			s.UpdateRate = 30
+			r := line(4, 0.25)
+			pool, c := r.build(t, Desc{Settings: s})
+			p := c.Particles(pool)
+			r.run(t, p, c, nil, 40, nil, nil) // 60 fps frames: every other one steps
+			move := mgl32.Vec3{0.05, 0.02, -0.03}
+			r.obj.ObjectPos = r.obj.ObjectPos.Add(move)
+			before := append([]mgl32.Vec3(nil), p.Pos...)
+			prev := append([]mgl32.Vec3(nil), p.Prev...)
+			for n := r.prepare(p, c); n != 0; n = r.prepare(p, c) {
+				for k := 0; k < n; k++ {
+					Step(p, c, k, nil)
+				}
+				r.obj.ObjectPos = r.obj.ObjectPos.Add(move)
+				before = append(before[:0], p.Pos...)
+				prev = append(prev[:0], p.Prev...)
+			}
+			if tc.stiffness == 1 {
+				// Far off the animated shape: the limit brings it back.
+				for i := 1; i < p.Len(); i++ {
+					p.Pos[i] = p.Pos[i].Add(mgl32.Vec3{0.1, 0, 0.05}.Mul(float32(i)))
+				}
+			}
+			SkipUpdate(p, c)
+			for i := 1; i < p.Len(); i++ {
+				want := before[i].Add(move)
+				if tc.stiffness == 1 {
+					want = p.Pos[i-1].Add(p.RestOff[i]) // the animated shape
+				}
+				assertVec(t, "particle", p.Pos[i], want, 1e-5)
+				assertVec(t, "previous", p.Prev[i], prev[i].Add(move), 1e-5)
+				if l := p.Pos[i].Sub(p.Pos[i-1]).Len(); math.Abs(float64(l-p.RestLen[i])) > 1e-5 {
+					t.Errorf("particle %d: length %v, want %v", i, l, p.RestLen[i])
+				}
+			}
+		})
+	}
+}
