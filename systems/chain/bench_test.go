@@ -152,3 +152,47 @@ func BenchmarkPrepare(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/stressMoving, "ns/particle")
 	})
 }
+
+// The chain part of a frame as the product runs it per character: collider
+// placement and Update (Prepare, the step, Apply) for every chain, on
+// animated poses computed beforehand (the rig's forward kinematics, which
+// BenchmarkFrame includes, is not the chains' cost).
+func BenchmarkChainFrame(b *testing.B) {
+	b.Run(fmt.Sprintf("joints=%d", stressMoving), func(b *testing.B) {
+		s := newStress(b, Fixed)
+		r := s.rig
+		type frame struct {
+			obj        Frame
+			lp, wp, ws []mgl32.Vec3
+			lr, wr     []mgl32.Quat
+		}
+		frames := make([]frame, 120)
+		for f := range frames {
+			s.frame(f + 1) // animates, then updates: keep the animated pose
+			r.animate()
+			frames[f] = frame{
+				obj: r.obj,
+				lp:  append([]mgl32.Vec3(nil), r.pose.LocalPos...), wp: append([]mgl32.Vec3(nil), r.pose.WorldPos...),
+				ws: append([]mgl32.Vec3(nil), r.pose.WorldScale...),
+				lr: append([]mgl32.Quat(nil), r.pose.LocalRot...), wr: append([]mgl32.Quat(nil), r.pose.WorldRot...),
+			}
+		}
+		pose := r.pose
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			f := &frames[i%len(frames)]
+			copy(pose.LocalPos, f.lp)
+			copy(pose.LocalRot, f.lr)
+			copy(pose.WorldPos, f.wp)
+			copy(pose.WorldRot, f.wr)
+			copy(pose.WorldScale, f.ws)
+			PlaceColliders(s.shapes, s.descs, s.bones, pose)
+			for k := range s.chains {
+				c := &s.chains[k]
+				Update(c.Particles(s.pool), c, pose, s.shapes, &f.obj)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/stressMoving, "ns/particle")
+	})
+}
