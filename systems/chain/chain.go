@@ -28,7 +28,9 @@ type Frame struct {
 }
 
 // Chain is one dynamic chain's settings and per-chain simulation state. Its
-// particles live in a Particles range [First, First+N).
+// particles live in a Particles range [First, First+N). Build sets it up; a
+// copy of a built Chain shares its per-particle step inputs, so only one of
+// the two may be stepped.
 type Chain struct {
 	Settings  Settings
 	Colliders []int32 // indices into the shapes handed to Constrain; others are ignored
