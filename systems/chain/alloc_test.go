@@ -20,6 +20,7 @@ func TestPerFrameKernelsDoNotAllocate(t *testing.T) {
 			"Prepare":                       func() { Prepare(p, c, r.pose, &r.obj) },
 			"Integrate":                     func() { Integrate(p, c, 0) },
 			"Constrain":                     func() { Constrain(p, c, s.shapes) },
+			"Step":                          func() { Step(p, c, 0, s.shapes) },
 			"SkipUpdate":                    func() { SkipUpdate(p, c) },
 			"Apply":                         func() { Apply(p, c, r.pose) },
 			"Refresh":                       func() { Refresh(p, c) },

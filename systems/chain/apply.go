@@ -17,52 +17,132 @@ import (
 // rule) and its children are moved instead. Every bone but the root gets
 // the local position that puts it on its particle. The root bone itself is
 // never moved.
-func Apply(p Particles, c *Chain, pose Pose) int {
+func Apply(p Particles, c *Chain, pose Pose) int { return apply(&p, c, &pose) }
+
+func apply(p *Particles, c *Chain, pose *Pose) int {
 	n := len(p.Pos)
-	if n == 0 || !poseFits(pose, c.maxBone) {
+	if n == 0 || !poseFits(*pose, c.maxBone) || p.Bone[0] < 0 {
 		return -1
 	}
-	pos, parent, bone, children, rot := p.Pos[:n], p.Parent[:n], p.Bone[:n], p.Children[:n], p.Rot[:n]
-	lowest := int32(-1)
+	pos, parent, bone, children := p.Pos[:n], p.Parent[:n], p.Bone[:n], p.Children[:n]
+	rot, local := p.Rot[:n], p.Local[:n]
+	lp, lr, ws := pose.LocalPos, pose.LocalRot, pose.WorldScale
+	lowest := c.maxBone + 1
 	rot[0] = pose.WorldRot[bone[0]]
 	for i := 1; i < n; i++ {
 		j := parent[i]
 		if uint(j) >= uint(i) {
 			continue
 		}
-		pb := bone[j]
-		scale := pose.WorldScale[pb]
-		b := bone[i]
-		if children[j] == 1 {
-			var local mgl32.Vec3
-			if b >= 0 {
-				local = pose.LocalPos[b]
-			} else {
-				local = p.Local[i]
-			}
-			w := rot[j]
-			from := mathx.Rotate(w, mul3(scale, local))
-			r := mathx.FromToRotation(from, pos[i].Sub(pos[j]))
-			// New world rotation r*w; in the parent's frame that is
-			// L * (w⁻¹ r w).
-			nw := mathx.Mul(r, w)
-			nl := mathx.Mul(pose.LocalRot[pb], mathx.Mul(mathx.Conjugate(w), nw))
-			pose.LocalRot[pb], _ = mathx.NormalizeQuat(nl)
-			rot[j] = nw
-			if lowest < 0 || pb < lowest {
-				lowest = pb
-			}
+		pb, b := bone[j], bone[i]
+		if pb < 0 {
+			continue // an end particle has no children
 		}
+		if children[j] != 1 {
+			// The one-child rule: the parent keeps its rotation.
+			if b >= 0 {
+				moveChild(p, pose, i, int(j), b)
+				lowest = min(lowest, b)
+			}
+			continue
+		}
+		// In the parent bone's frame w (its world rotation with the
+		// animated local L): the animated child offset v = s ⊙ l and the
+		// simulated one u = w⁻¹ t. The bone turns by r = FromToRotation(v,
+		// u): its new local is L r, its new world rotation w r.
+		s, wq := &ws[pb], &rot[j]
+		ww, wx, wy, wz := wq.W, wq.V[0], wq.V[1], wq.V[2]
+		pi, pj := &pos[i], &pos[j]
+		l := &local[i]
+		if b >= 0 {
+			l = &lp[b]
+		}
+		v0, v1, v2 := s[0]*l[0], s[1]*l[1], s[2]*l[2]
+		t0, t1, t2 := pi[0]-pj[0], pi[1]-pj[1], pi[2]-pj[2]
+		// The lengths do not depend on w: computed apart, they are off the
+		// chain of dependent operations from one particle to the next.
+		la2, lb2 := v0*v0+v1*v1+v2*v2, t0*t0+t1*t1+t2*t2
+		m2 := la2 * lb2
+		m := sqrt32(m2)
+		if b >= 0 {
+			// r turns v onto u, so the child keeps its local direction and
+			// takes the simulated length: l |t|/|v|. Written now, while few
+			// values are live; the robust path below rewrites it.
+			f := lb2 / m
+			lp[b] = mgl32.Vec3{l[0] * f, l[1] * f, l[2] * f}
+		}
+		u0, u1, u2 := rotate(ww, -wx, -wy, -wz, t0, t1, t2)
+		// FromToRotation(v, u) in float32: r = (|v||u| + v·u, v×u)
+		// normalised. Near opposite directions, or for a zero or huge
+		// vector, the robust float64 one.
+		var rw, rx, ry, rz float32
+		exact := false
+		if hw := m + v0*u0 + v1*u1 + v2*u2; m2 > 1e-24 && m2 < 1e30 && hw > 1e-3*m {
+			c0, c1, c2 := v1*u2-v2*u1, v2*u0-v0*u2, v0*u1-v1*u0
+			k := 1 / sqrt32(hw*hw+c0*c0+c1*c1+c2*c2)
+			rw, rx, ry, rz = hw*k, c0*k, c1*k, c2*k
+			exact = true
+		} else {
+			r := mathx.FromToRotation(mgl32.Vec3{v0, v1, v2}, mgl32.Vec3{u0, u1, u2})
+			rw, rx, ry, rz = r.W, r.V[0], r.V[1], r.V[2]
+		}
+		L := &lr[pb]
+		qw, qx, qy, qz := qmul(L.W, L.V[0], L.V[1], L.V[2], rw, rx, ry, rz)
+		// One Newton step for 1/|q|, as |q| is 1 up to rounding (a
+		// non-unit animated local goes through NormalizeQuat).
+		if d := qw*qw + qx*qx + qy*qy + qz*qz - 1; d < 1e-3 && d > -1e-3 {
+			k := 1 - 0.5*d
+			*L = mgl32.Quat{W: qw * k, V: mgl32.Vec3{qx * k, qy * k, qz * k}}
+		} else {
+			*L, _ = mathx.NormalizeQuat(mgl32.Quat{W: qw, V: mgl32.Vec3{qx, qy, qz}})
+		}
+		nw, nx, ny, nz := qmul(ww, wx, wy, wz, rw, rx, ry, rz)
+		*wq = mgl32.Quat{W: nw, V: mgl32.Vec3{nx, ny, nz}}
+		lowest = min(lowest, pb)
 		if b < 0 {
 			continue
 		}
-		rot[i] = mathx.Mul(rot[j], pose.LocalRot[b])
-		pose.LocalPos[b] = div3(mathx.InvRotate(rot[j], pos[i].Sub(pos[j])), scale)
-		if lowest < 0 || b < lowest {
-			lowest = b
+		if !exact {
+			lp[b] = div3(mathx.InvRotate(*wq, mgl32.Vec3{t0, t1, t2}), *s)
 		}
+		if children[i] > 0 {
+			// A leaf's rotation is not needed: no particle is turned from it.
+			C := &lr[b]
+			cw, cx, cy, cz := qmul(nw, nx, ny, nz, C.W, C.V[0], C.V[1], C.V[2])
+			rot[i] = mgl32.Quat{W: cw, V: mgl32.Vec3{cx, cy, cz}}
+		}
+		lowest = min(lowest, b)
+	}
+	if lowest > c.maxBone {
+		return -1
 	}
 	return int(lowest)
+}
+
+// moveChild puts bone b of particle i on it, its parent particle j keeping
+// its rotation.
+func moveChild(p *Particles, pose *Pose, i, j int, b int32) {
+	w, L := &p.Rot[j], &pose.LocalRot[b]
+	cw, cx, cy, cz := qmul(w.W, w.V[0], w.V[1], w.V[2], L.W, L.V[0], L.V[1], L.V[2])
+	p.Rot[i] = mgl32.Quat{W: cw, V: mgl32.Vec3{cx, cy, cz}}
+	pose.LocalPos[b] = div3(mathx.InvRotate(*w, p.Pos[i].Sub(p.Pos[j])), pose.WorldScale[p.Bone[j]])
+}
+
+// rotate returns v rotated by the unit quaternion (w, x, y, z), in
+// scalars so that it inlines.
+func rotate(w, x, y, z, v0, v1, v2 float32) (float32, float32, float32) {
+	// t = 2 (q.V × v); v' = v + w t + q.V × t
+	t0, t1, t2 := 2*(y*v2-z*v1), 2*(z*v0-x*v2), 2*(x*v1-y*v0)
+	return v0 + w*t0 + y*t2 - z*t1, v1 + w*t1 + z*t0 - x*t2, v2 + w*t2 + x*t1 - y*t0
+}
+
+// qmul is the Hamilton product a b of two quaternions in scalars (W
+// first), so that it inlines.
+func qmul(aw, ax, ay, az, bw, bx, by, bz float32) (float32, float32, float32, float32) {
+	return aw*bw - ax*bx - ay*by - az*bz,
+		aw*bx + ax*bw + ay*bz - az*by,
+		aw*by + ay*bw + az*bx - ax*bz,
+		aw*bz + az*bw + ax*by - ay*bx
 }
 
 // RestoreLocals writes the rest local position and rotation of every chain

@@ -3,6 +3,8 @@ package chain
 import (
 	"fmt"
 	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
 )
 
 // The stress rig's chains, one sub-step: Integrate + Constrain with 3
@@ -10,7 +12,17 @@ import (
 func BenchmarkStep(b *testing.B) {
 	for _, mode := range []StepMode{Fixed, Variable} {
 		b.Run(fmt.Sprintf("mode=%s/joints=%d", modeName(mode), stressMoving), func(b *testing.B) {
-			benchStress(b, mode, false)
+			benchStress(b, mode, separate)
+		})
+	}
+}
+
+// As BenchmarkStep, through Step (Integrate and Constrain in one pass), as
+// Update runs it.
+func BenchmarkStepFused(b *testing.B) {
+	for _, mode := range []StepMode{Fixed, Variable} {
+		b.Run(fmt.Sprintf("mode=%s/joints=%d", modeName(mode), stressMoving), func(b *testing.B) {
+			benchStress(b, mode, fused)
 		})
 	}
 }
@@ -18,7 +30,7 @@ func BenchmarkStep(b *testing.B) {
 // As BenchmarkStep, plus Apply (writing the pose) for every chain.
 func BenchmarkStepApply(b *testing.B) {
 	b.Run(fmt.Sprintf("joints=%d", stressMoving), func(b *testing.B) {
-		benchStress(b, Fixed, true)
+		benchStress(b, Fixed, separate|andApply)
 	})
 }
 
@@ -36,7 +48,14 @@ func BenchmarkFrame(b *testing.B) {
 	})
 }
 
-func benchStress(b *testing.B, mode StepMode, apply bool) {
+// What benchStress runs per chain.
+const (
+	separate = 1 << iota // Integrate, then Constrain
+	fused                // Step
+	andApply             // then Apply
+)
+
+func benchStress(b *testing.B, mode StepMode, what int) {
 	s := newStress(b, mode)
 	for f := 1; f < 60; f++ {
 		s.frame(f)
@@ -57,9 +76,13 @@ func benchStress(b *testing.B, mode StepMode, apply bool) {
 		for k := range s.chains {
 			c := &s.chains[k]
 			p := views[k]
-			Integrate(p, c, 1)
-			Constrain(p, c, s.shapes)
-			if apply {
+			if what&fused != 0 {
+				Step(p, c, 1, s.shapes)
+			} else {
+				Integrate(p, c, 1)
+				Constrain(p, c, s.shapes)
+			}
+			if what&andApply != 0 {
 				Apply(p, c, pose)
 			}
 		}
@@ -72,4 +95,104 @@ func modeName(m StepMode) string {
 		return "variable"
 	}
 	return "fixed"
+}
+
+// Apply alone for every chain of the stress rig, on the pose of a frame
+// (its animated locals restored before each run, as a frame has them).
+func BenchmarkApply(b *testing.B) {
+	b.Run(fmt.Sprintf("joints=%d", stressMoving), func(b *testing.B) {
+		s := newStress(b, Fixed)
+		for f := 1; f < 60; f++ {
+			s.frame(f)
+		}
+		s.rig.animate()
+		pose := s.rig.pose
+		lp := append([]mgl32.Vec3(nil), pose.LocalPos...)
+		lr := append([]mgl32.Quat(nil), pose.LocalRot...)
+		views := make([]Particles, len(s.chains))
+		for k := range s.chains {
+			views[k] = s.chains[k].Particles(s.pool)
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			copy(pose.LocalPos, lp)
+			copy(pose.LocalRot, lr)
+			for k := range s.chains {
+				Apply(views[k], &s.chains[k], pose)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/stressMoving, "ns/particle")
+	})
+}
+
+// Prepare alone for every chain of the stress rig, the character moving a
+// little every run.
+func BenchmarkPrepare(b *testing.B) {
+	b.Run(fmt.Sprintf("joints=%d", stressMoving), func(b *testing.B) {
+		s := newStress(b, Fixed)
+		for f := 1; f < 60; f++ {
+			s.frame(f)
+		}
+		s.rig.animate()
+		pose := s.rig.pose
+		obj := s.rig.obj
+		views := make([]Particles, len(s.chains))
+		for k := range s.chains {
+			views[k] = s.chains[k].Particles(s.pool)
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			obj.ObjectPos[0] += 1e-4
+			for k := range s.chains {
+				Prepare(views[k], &s.chains[k], pose, &obj)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/stressMoving, "ns/particle")
+	})
+}
+
+// The chain part of a frame as the product runs it per character: collider
+// placement and Update (Prepare, the step, Apply) for every chain, on
+// animated poses computed beforehand (the rig's forward kinematics, which
+// BenchmarkFrame includes, is not the chains' cost).
+func BenchmarkChainFrame(b *testing.B) {
+	b.Run(fmt.Sprintf("joints=%d", stressMoving), func(b *testing.B) {
+		s := newStress(b, Fixed)
+		r := s.rig
+		type frame struct {
+			obj        Frame
+			lp, wp, ws []mgl32.Vec3
+			lr, wr     []mgl32.Quat
+		}
+		frames := make([]frame, 120)
+		for f := range frames {
+			s.frame(f + 1) // animates, then updates: keep the animated pose
+			r.animate()
+			frames[f] = frame{
+				obj: r.obj,
+				lp:  append([]mgl32.Vec3(nil), r.pose.LocalPos...), wp: append([]mgl32.Vec3(nil), r.pose.WorldPos...),
+				ws: append([]mgl32.Vec3(nil), r.pose.WorldScale...),
+				lr: append([]mgl32.Quat(nil), r.pose.LocalRot...), wr: append([]mgl32.Quat(nil), r.pose.WorldRot...),
+			}
+		}
+		pose := r.pose
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			f := &frames[i%len(frames)]
+			copy(pose.LocalPos, f.lp)
+			copy(pose.LocalRot, f.lr)
+			copy(pose.WorldPos, f.wp)
+			copy(pose.WorldRot, f.wr)
+			copy(pose.WorldScale, f.ws)
+			PlaceColliders(s.shapes, s.descs, s.bones, pose)
+			for k := range s.chains {
+				c := &s.chains[k]
+				Update(c.Particles(s.pool), c, pose, s.shapes, &f.obj)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/stressMoving, "ns/particle")
+	})
 }

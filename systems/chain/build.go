@@ -95,6 +95,7 @@ func Build(pool *Particles, c *Chain, skel *Skeleton, d *Desc) error {
 		Settings:  d.Settings,
 		Colliders: append([]int32(nil), d.Colliders...),
 		First:     lo, N: n,
+		pk:      make([]packed, n),
 		restRot: mrot[d.Root],
 		objRot:  mgl32.QuatIdent(),
 		reset:   true,
@@ -136,6 +137,9 @@ func Refresh(p Particles, c *Chain) {
 		p.Radius[i] = r
 	}
 	c.gravity = mathx.InvRotate(c.restRot, s.Gravity)
+	if c.started {
+		pack(&p, c) // the step reads its copies: they follow at once, not at the next Prepare
+	}
 }
 
 func mul3(a, b mgl32.Vec3) mgl32.Vec3 { return mgl32.Vec3{a[0] * b[0], a[1] * b[1], a[2] * b[2]} }

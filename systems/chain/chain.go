@@ -28,7 +28,9 @@ type Frame struct {
 }
 
 // Chain is one dynamic chain's settings and per-chain simulation state. Its
-// particles live in a Particles range [First, First+N).
+// particles live in a Particles range [First, First+N). Build sets it up; a
+// copy of a built Chain shares its per-particle step inputs, so only one of
+// the two may be stepped.
 type Chain struct {
 	Settings  Settings
 	Colliders []int32 // indices into the shapes handed to Constrain; others are ignored
@@ -53,6 +55,11 @@ type Chain struct {
 	h, prevH float32    // step lengths in seconds (Variable mode)
 	steps    int        // sub-steps this frame
 	rootFrom mgl32.Vec3 // root particle at the start of the frame (Variable mode)
+
+	cull culled   // Constrain's colliders, kept here so that a step does not clear them
+	pk   []packed // per particle, written by Prepare: the step's inputs
+
+	turnAngle, turnCos float32 // Settings.TeleportAngle and the cosine of its half
 
 	started bool // objPos/objRot hold a previous frame
 	off     bool // not simulated last frame (weight 0 or distant)

@@ -2,10 +2,10 @@ package chain
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/sway-anim/sway/internal/mathx"
 	"github.com/sway-anim/sway/systems/collide"
 )
 
@@ -13,83 +13,145 @@ import (
 // pre-test; further ones are always tested.
 const maxCull = 8
 
-// cullSphere is a collider's bounding sphere for a cheap rejection test
-// before collide.Collide. A particle outside it cannot touch the shape.
-type cullSphere struct {
-	k      int32      // index into shapes
-	always bool       // planes and Inside shapes: no bound
-	c      mgl32.Vec3 // centre
-	r      float32    // radius
+// cullMargin is the part of its reach a chain culls colliders beyond,
+// so that the small pushes colliders give particles past their kept
+// length (see constrainer.slack) seldom make a step cull again.
+const cullMargin = 1.0 / 16
+
+// culled is the list of colliders one step of a chain has to test, with a
+// bounding sphere each (a particle outside it cannot touch the shape), built
+// once per step so that the per-particle work is a compare per collider out
+// of its reach and a few multiplications per one in it. Arrays rather than
+// an array of structs: Go then loads a field in one instruction. It lives in
+// the Chain so that a step does not clear it.
+type culled struct {
+	n          int
+	c0, c1, c2 [maxCull]float32 // centre
+	r          [maxCull]float32 // radius; +Inf for planes and Inside shapes (no bound)
+	// gap is the distance from the root particle to the sphere: a particle
+	// whose PathLen plus radius is below it cannot reach the shape this
+	// step. -Inf without a bound.
+	gap   [maxCull]float32
+	k     [maxCull]int32 // index into the shapes
+	rest  bool           // colliders listed beyond maxCull: tested without a bound
+	reach float32        // the reach set culled for
 }
 
-// cullList fills dst with the chain's colliders that can reach the chain
-// this step: those whose bounding sphere meets the sphere of radius reach
-// around root. It returns how many it kept.
-func cullList(dst *[maxCull]cullSphere, idx []int32, shapes []collide.Shape, root mgl32.Vec3, reach float32) int {
+// set keeps the chain's colliders (idx into shapes) whose bounding sphere
+// comes within reach of root.
+func (cl *culled) set(idx []int32, shapes []collide.Shape, root mgl32.Vec3, reach float32) {
+	cl.rest, cl.reach = len(idx) > maxCull, reach
+	idx = idx[:min(len(idx), maxCull)]
+	inf := float32(math.Inf(1))
 	n := 0
-	for _, k := range idx[:min(len(idx), maxCull)] {
+	for _, k := range idx {
 		if uint(k) >= uint(len(shapes)) {
 			continue
 		}
 		s := &shapes[k]
-		b := cullSphere{k: k}
-		switch {
-		case s.Bound == collide.Inside || s.Kind == collide.Plane:
-			b.always = true
-		case s.Kind == collide.Sphere:
-			b.c, b.r = s.A, s.RA
-		default:
-			b.c = mathx.LerpVec3(s.A, s.B, 0.5)
-			b.r = 0.5*mathx.Len(s.B.Sub(s.A)) + max(s.RA, s.RB)
+		if s.Bound == collide.Inside || s.Kind == collide.Plane {
+			cl.r[n], cl.gap[n], cl.k[n] = inf, -inf, k
+			n++
+			continue
 		}
-		if !b.always {
-			d := b.c.Sub(root)
-			if lim := b.r + reach; mathx.Dot(d, d) > lim*lim {
-				continue // too far from the whole chain
+		c0, c1, c2, r := s.A[0], s.A[1], s.A[2], s.RA
+		if s.Kind != collide.Sphere {
+			// A capsule: the sphere around its middle.
+			u0, u1, u2 := s.B[0]-c0, s.B[1]-c1, s.B[2]-c2
+			c0, c1, c2 = c0+u0*0.5, c1+u1*0.5, c2+u2*0.5
+			if s.RB > r {
+				r = s.RB
 			}
+			r += 0.5 * sqrt32(u0*u0+u1*u1+u2*u2)
 		}
-		dst[n] = b
+		d0, d1, d2 := c0-root[0], c1-root[1], c2-root[2]
+		gap := sqrt32(d0*d0+d1*d1+d2*d2) - r
+		if !(gap < reach) {
+			continue // too far from the whole chain (or not finite)
+		}
+		cl.c0[n], cl.c1[n], cl.c2[n], cl.r[n], cl.gap[n], cl.k[n] = c0, c1, c2, r, gap, k
 		n++
 	}
-	return n
+	cl.n = n
 }
 
-// collideCulled pushes the particle of radius r at x out of the culled
-// shapes, then out of any listed beyond maxCull.
-func collideCulled(x mgl32.Vec3, r float32, cull []cullSphere, idx []int32, shapes []collide.Shape) (mgl32.Vec3, bool) {
+// reachable returns a bit for each kept collider that a particle can touch
+// when it is at most path from the root and reach from its parent at p (its
+// radius included in both). The parent is final when a particle is
+// constrained, and keep-length leaves the particle at its bone length from
+// it, so the others need no test in either pass: only an overstretched
+// intermediate position could touch them, and keep-length pulls it back out
+// of their reach. Constrain calls it where few of its values are live: as a
+// small function of its own its loop compiles tighter than inlined.
+func (cl *culled) reachable(path, reach, p0, p1, p2 float32) uint32 {
+	var mask uint32
+	for k := range min(cl.n, maxCull) {
+		if !(cl.gap[k] < path) {
+			continue
+		}
+		d0, d1, d2 := p0-cl.c0[k], p1-cl.c1[k], p2-cl.c2[k]
+		if lim := cl.r[k] + reach; d0*d0+d1*d1+d2*d2 < lim*lim {
+			mask |= 1 << k
+		}
+	}
+	return mask
+}
+
+// hits reports whether the particle of radius r at x lies inside one of the
+// masked bounds, or a collider beyond maxCull is listed: only then push has
+// work. Small enough to inline, so that the common miss costs no call (Go
+// keeps no register across a call).
+func (cl *culled) hits(mask uint32, x0, x1, x2, r float32) bool {
+	for ; mask != 0; mask &= mask - 1 {
+		k := bits.TrailingZeros32(mask) & (maxCull - 1)
+		d0, d1, d2 := x0-cl.c0[k], x1-cl.c1[k], x2-cl.c2[k]
+		if lim := cl.r[k] + r; d0*d0+d1*d1+d2*d2 < lim*lim {
+			return true
+		}
+	}
+	return cl.rest
+}
+
+// push pushes the particle of radius r at x out of the masked colliders,
+// then out of any of idx (the chain's colliders) listed beyond maxCull.
+// Scalars in and out: Go passes them in registers, a [3]float32 through
+// memory.
+func (cl *culled) push(idx []int32, shapes []collide.Shape, mask uint32, x0, x1, x2, r float32) (float32, float32, float32, bool) {
 	touched := false
-	for b := range cull {
-		cs := &cull[b]
-		if !cs.always {
-			d0, d1, d2 := x[0]-cs.c[0], x[1]-cs.c[1], x[2]-cs.c[2]
-			if lim := cs.r + r; d0*d0+d1*d1+d2*d2 >= lim*lim {
-				continue
+	for ; mask != 0; mask &= mask - 1 {
+		k := bits.TrailingZeros32(mask) & (maxCull - 1)
+		d0, d1, d2 := x0-cl.c0[k], x1-cl.c1[k], x2-cl.c2[k]
+		if lim := cl.r[k] + r; d0*d0+d1*d1+d2*d2 >= lim*lim {
+			continue
+		}
+		if s := cl.k[k]; uint(s) < uint(len(shapes)) {
+			v := mgl32.Vec3{x0, x1, x2}
+			if collide.Push(&v, r, &shapes[s]) {
+				x0, x1, x2, touched = v[0], v[1], v[2], true
 			}
 		}
-		var moved bool
-		x, moved = collide.Collide(x, r, &shapes[cs.k])
-		touched = touched || moved
 	}
-	if len(idx) > maxCull {
-		var moved bool
-		x, moved = collideAll(x, r, idx[maxCull:], shapes)
-		touched = touched || moved
+	for _, s := range idx[min(len(idx), maxCull):] {
+		if uint(s) < uint(len(shapes)) {
+			v := mgl32.Vec3{x0, x1, x2}
+			if collide.Push(&v, r, &shapes[s]) {
+				x0, x1, x2, touched = v[0], v[1], v[2], true
+			}
+		}
 	}
-	return x, touched
+	return x0, x1, x2, touched
 }
 
-// reach returns how far from the root particle any particle of p can be:
-// the sum of the kept lengths (a path is never longer), plus the largest
-// particle radius.
-func reach(p Particles, scale float32) float32 {
-	var sum, rmax float32
-	for i := 1; i < len(p.RestLen); i++ {
-		sum += p.RestLen[i]
-		rmax = max(rmax, p.Radius[i])
-	}
-	r := sum + rmax*scale
-	if !mathx.IsFinite(r) {
+// reachOf is how far from the root particle any particle can be: the
+// longest path plus the largest particle radius (+Inf if not finite).
+func reachOf(path, rmax, scale float32) float32 {
+	r := path + rmax*scale
+	if r-r != 0 {
 		return float32(math.Inf(1))
 	}
 	return r
 }
+
+// sqrt32 is the float32 square root; the compiler turns the conversions
+// into one SQRTSS.
+func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }

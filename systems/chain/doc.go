@@ -16,7 +16,8 @@
 //   - Per frame: Prepare (animated pose, character movement, teleport,
 //     weight and distance checks, sub-step count), then per sub-step
 //     Integrate (DynamicBone's UpdateParticles1) and Constrain
-//     (UpdateParticles2), or SkipUpdate when no sub-step runs, then Apply,
+//     (UpdateParticles2), or Step, which does both in one pass, or
+//     SkipUpdate when no sub-step runs, then Apply,
 //     which writes LocalRot/LocalPos and returns the lowest bone written so
 //     that forward kinematics can be re-run from it. Update does all of it.
 //     PlaceColliders puts collider descriptions on the animated bones;
@@ -24,6 +25,12 @@
 //     writes.
 //   - Clock turns frame time into steps; it is shared with other
 //     simulations that run at an update rate.
+//
+// The per-frame kernels take the chain's own range of particles
+// (Chain.Particles) and leave any other alone. Prepare gathers each
+// particle's inputs to the steps (animated offset, lengths, parameters for
+// the step length) into one record per particle kept in the Chain, so that
+// a step reads a few arrays; Refresh updates them at once.
 //
 // # The model
 //
@@ -44,13 +51,16 @@
 // children keeps its rotation and its children are moved instead (the
 // one-child rule).
 //
-// Departures from DynamicBone, each for robustness: colliders are applied
-// once more after the length step so that no particle ends a step inside
-// one; a particle on top of its parent goes back to its animated offset
-// instead of staying at zero length; the object scale is the largest
-// absolute component of the character's scale, the rule the collider module
-// uses (DynamicBone reads x only); bone directions in Apply include the
-// parent's scale (identical for uniform scale).
+// Departures from DynamicBone, each for robustness or speed: colliders are
+// applied once more after the length step so that no particle ends a step
+// inside one; a collider is tested only on particles that can touch it at
+// their bone length from their parent (DynamicBone would also push an
+// overstretched intermediate position out of it, which keep-length then
+// pulls out of its reach anyway); a particle on top of its parent goes back
+// to its animated offset instead of staying at zero length; the object
+// scale is the largest absolute component of the character's scale, the
+// rule the collider module uses (DynamicBone reads x only); bone directions
+// in Apply include the parent's scale (identical for uniform scale).
 //
 // Weight 0 turns the chain off: Prepare returns -1 and the pose keeps the
 // animation exactly; when weight comes back, or the character comes back

@@ -30,7 +30,8 @@ type Particles struct {
 	RestLen []float32    // |RestOff|: the length kept from the parent
 	Axis    []mgl32.Vec3 // freeze-plane normal (parent's animated axis)
 
-	// Scratch of Apply: each particle's new world rotation.
+	// Scratch of Apply: the new world rotation of each particle with
+	// children (leaves are skipped).
 	Rot []mgl32.Quat
 }
 

@@ -1,6 +1,8 @@
 package chain
 
 import (
+	"math"
+
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/internal/mathx"
@@ -11,14 +13,16 @@ import (
 // run: 0 means run SkipUpdate, and -1 means the chain is off this frame
 // (weight 0, too far from the reference, or a pose too short for its bones):
 // leave the animated pose alone and do not call Apply.
-func Prepare(p Particles, c *Chain, pose Pose, f *Frame) int {
+func Prepare(p Particles, c *Chain, pose Pose, f *Frame) int { return prepare(&p, c, &pose, f) }
+
+func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 	s := &c.Settings
 	off := !(s.Weight > 0)
 	if s.DisableDistance > 0 {
 		d := f.Reference.Sub(f.ObjectPos)
 		off = off || mathx.Dot(d, d) > s.DisableDistance*s.DisableDistance
 	}
-	if off || p.Len() == 0 || !poseFits(pose, c.maxBone) {
+	if off || p.Len() == 0 || p.Len() != len(c.pk) || !poseFits(*pose, c.maxBone) || p.Bone[0] < 0 {
 		c.off = true
 		return -1
 	}
@@ -28,20 +32,20 @@ func Prepare(p Particles, c *Chain, pose Pose, f *Frame) int {
 		c.off, c.reset = false, true
 	}
 	c.weight = mathx.Clamp01(s.Weight)
-	prepareAnim(p, pose, s.Freeze)
+	c.scale = maxAbs(f.ObjectScale)
 
-	objRot, _ := mathx.NormalizeQuat(f.ObjectRot) // the zero value counts as identity
+	objRot := normalized(f.ObjectRot.W, f.ObjectRot.V[0], f.ObjectRot.V[1], f.ObjectRot.V[2]) // the zero value counts as identity
 	move := f.ObjectPos.Sub(c.objPos)
-	if c.started && !c.reset && isTeleport(s, move, c.objRot, objRot) {
+	if c.started && !c.reset && c.isTeleport(move, objRot) {
 		if s.Teleport == TeleportKeep {
-			carry(p, c.objPos, c.objRot, f.ObjectPos, objRot)
+			carry(*p, c.objPos, c.objRot, f.ObjectPos, objRot)
 		} else {
 			c.reset = true
 		}
 		move = mgl32.Vec3{}
 	}
-	if !c.started || c.reset {
-		ResetParticles(p)
+	reset := !c.started || c.reset
+	if reset {
 		c.clock.Reset()
 		c.prevH = 0
 		c.reset = false
@@ -53,20 +57,6 @@ func Prepare(p Particles, c *Chain, pose Pose, f *Frame) int {
 		move = mgl32.Vec3{}
 	}
 	c.move = move
-	c.scale = maxAbs(f.ObjectScale)
-	c.reach = reach(p, c.scale)
-
-	// Gravity minus the part that already acts on the rest pose: the rest
-	// direction of gravity follows the root bone's animated rotation.
-	g := s.Gravity
-	restG := mathx.Rotate(pose.WorldRot[p.Bone[0]], c.gravity)
-	if dir, ok := mathx.SafeNormalize(g); ok {
-		g = g.Sub(dir.Mul(max(mathx.Dot(restG, dir), 0)))
-	}
-	c.force = g.Add(s.Force).Mul(c.scale)
-	if !mathx.Vec3Finite(c.force) {
-		c.force = mgl32.Vec3{}
-	}
 
 	c.clock.Rate = s.UpdateRate
 	if s.Mode == Variable {
@@ -75,39 +65,91 @@ func Prepare(p Particles, c *Chain, pose Pose, f *Frame) int {
 		}
 		n, h := c.clock.Variable(f.Dt)
 		c.h, c.t, c.steps = h, h*c.clock.Rate, n
-		return n
+	} else {
+		c.t = 1
+		c.steps = c.clock.Fixed(f.Dt)
 	}
-	c.t = 1
-	c.steps = c.clock.Fixed(f.Dt)
+
+	pathMax, rmax := prepareAnim(p, c.pk, pose, s.Freeze)
+	pack(p, c)
+	if reset {
+		ResetParticles(*p)
+	}
+	c.reach = reachOf(pathMax, rmax, c.scale)
+
+	// Gravity minus the part that already acts on the rest pose: the rest
+	// direction of gravity follows the root bone's animated rotation.
+	// That part is g (g·restG)/|g|², restG having g's length: no root.
+	g := s.Gravity
+	if g2 := mathx.Dot(g, g); g2 > mathx.Epsilon {
+		q := &pose.WorldRot[p.Bone[0]]
+		r0, r1, r2 := rotate(q.W, q.V[0], q.V[1], q.V[2], c.gravity[0], c.gravity[1], c.gravity[2])
+		if k := (g[0]*r0 + g[1]*r1 + g[2]*r2) / g2; k > 0 {
+			g = mgl32.Vec3{g[0] - g[0]*k, g[1] - g[1]*k, g[2] - g[2]*k}
+		}
+	}
+	c.force = g.Add(s.Force).Mul(c.scale)
+	if !mathx.Vec3Finite(c.force) {
+		c.force = mgl32.Vec3{}
+	}
 	return c.steps
 }
 
 // prepareAnim records the animated pose of every particle: its world
-// position, its offset from the parent, the length to keep, and the freeze
-// plane's normal.
-func prepareAnim(p Particles, pose Pose, freeze FreezeAxis) {
-	for i := range p.Bone {
-		b := p.Bone[i]
-		j := p.Parent[i]
+// position, its offset from the parent, the length to keep and the freeze
+// plane's normal, with the offset, the length and the path length from the
+// root also in pk. It returns the longest path and the largest particle
+// radius.
+func prepareAnim(p *Particles, pk []packed, pose *Pose, freeze FreezeAxis) (pathMax, rmax float32) {
+	n := len(pk)
+	bone, parent, local, radius := p.Bone[:n], p.Parent[:n], p.Local[:n], p.Radius[:n]
+	anim, restOff, restLen := p.AnimPos[:n], p.RestOff[:n], p.RestLen[:n]
+	wp, wr, ws := pose.WorldPos, pose.WorldRot, pose.WorldScale
+	for i := 0; i < n; i++ {
+		b, j := bone[i], parent[i]
+		var x mgl32.Vec3
 		if b >= 0 {
-			p.AnimPos[i] = pose.WorldPos[b]
-		} else {
+			x = wp[b]
+		} else if uint(j) < uint(i) && bone[j] >= 0 {
 			// End particle: its offset in the parent bone's animated frame.
-			pb := p.Bone[j]
-			p.AnimPos[i] = pose.WorldPos[pb].Add(mathx.Rotate(pose.WorldRot[pb], mul3(pose.WorldScale[pb], p.Local[i])))
+			pb := bone[j]
+			q, s, l := &wr[pb], &ws[pb], &local[i]
+			x0, x1, x2 := rotate(q.W, q.V[0], q.V[1], q.V[2], s[0]*l[0], s[1]*l[1], s[2]*l[2])
+			x = wp[pb].Add(mgl32.Vec3{x0, x1, x2})
 		}
-		if j < 0 {
+		anim[i] = x
+		k := &pk[i]
+		if uint(j) >= uint(i) {
+			*k = packed{} // the root (or not a valid tree)
 			continue
 		}
-		off := p.AnimPos[i].Sub(p.AnimPos[j])
-		p.RestOff[i] = off
-		p.RestLen[i] = mathx.Len(off)
-		if freeze != FreezeNone {
+		// The parent's position from the pose rather than from anim, just
+		// written: reading back a Vec3 stored as 8+4 bytes stalls.
+		var o mgl32.Vec3
+		if pb := bone[j]; pb >= 0 {
+			o = x.Sub(wp[pb])
+		} else {
+			o = x.Sub(anim[j])
+		}
+		l := sqrt32(o[0]*o[0] + o[1]*o[1] + o[2]*o[2])
+		restOff[i], restLen[i] = o, l
+		pl := pk[j].pl + l
+		k.o0, k.o1, k.o2, k.rl, k.pl = o[0], o[1], o[2], l, pl
+		// Compares rather than max, which also orders NaN and -0 (a NaN
+		// length only comes with a non-finite pose).
+		if pl > pathMax {
+			pathMax = pl
+		}
+		if r := radius[i]; r > rmax {
+			rmax = r
+		}
+		if pb := bone[j]; freeze != FreezeNone && pb >= 0 {
 			var axis mgl32.Vec3
-			axis[freeze-FreezeX] = 1
-			p.Axis[i] = mathx.Rotate(pose.WorldRot[p.Bone[j]], axis)
+			axis[(freeze-FreezeX)%3] = 1 // %3: an unvalidated edit must not panic
+			p.Axis[i] = mathx.Rotate(wr[pb], axis)
 		}
 	}
+	return pathMax, rmax
 }
 
 // ResetParticles puts every particle at rest on the animated pose recorded
@@ -120,12 +162,28 @@ func ResetParticles(p Particles) {
 	}
 }
 
-// isTeleport reports a character jump larger than the settings allow.
-func isTeleport(s *Settings, move mgl32.Vec3, prev, cur mgl32.Quat) bool {
+// isTeleport reports a character jump larger than the settings allow. The
+// turn is compared through the cosine of half the angle, cached for the
+// setting's value: no arc cosine per frame.
+func (c *Chain) isTeleport(move mgl32.Vec3, cur mgl32.Quat) bool {
+	s := &c.Settings
 	if d := s.TeleportDistance; d > 0 && mathx.Dot(move, move) > d*d {
 		return true
 	}
-	return s.TeleportAngle > 0 && mathx.AngleBetween(prev, cur) > s.TeleportAngle
+	a := s.TeleportAngle
+	if !(a > 0) {
+		return false
+	}
+	if a != c.turnAngle {
+		c.turnAngle, c.turnCos = a, float32(math.Cos(float64(a)/2))
+	}
+	// The angle between two rotations is 2 acos(|a·b|).
+	prev := &c.objRot
+	d := prev.W*cur.W + prev.V[0]*cur.V[0] + prev.V[1]*cur.V[1] + prev.V[2]*cur.V[2]
+	if d < 0 {
+		d = -d
+	}
+	return d < c.turnCos
 }
 
 // carry moves every particle rigidly with the character from (p0, r0) to
@@ -161,4 +219,17 @@ func maxAbs(v mgl32.Vec3) float32 {
 		return 1 // unset (zero value) or unusable
 	}
 	return m
+}
+
+// normalized returns q/|q| for a q of length near 1 with one Newton step
+// (no root), and through mathx.NormalizeQuat otherwise (the zero value
+// gives the identity).
+func normalized(w, x, y, z float32) mgl32.Quat {
+	if d := w*w + x*x + y*y + z*z - 1; d < 1e-3 && d > -1e-3 {
+		// 1/sqrt(1+d) to second order: the error is below float32's.
+		k := 1 - 0.5*d
+		return mgl32.Quat{W: w * k, V: mgl32.Vec3{x * k, y * k, z * k}}
+	}
+	q, _ := mathx.NormalizeQuat(mgl32.Quat{W: w, V: mgl32.Vec3{x, y, z}})
+	return q
 }

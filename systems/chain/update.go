@@ -10,7 +10,7 @@ import (
 // shapes are the character's collider shapes for this frame (see
 // PlaceColliders); the chain uses those listed in c.Colliders.
 func Update(p Particles, c *Chain, pose Pose, shapes []collide.Shape, f *Frame) int {
-	n := Prepare(p, c, pose, f)
+	n := prepare(&p, c, &pose, f)
 	switch {
 	case n < 0:
 		return -1
@@ -18,11 +18,10 @@ func Update(p Particles, c *Chain, pose Pose, shapes []collide.Shape, f *Frame) 
 		SkipUpdate(p, c)
 	default:
 		for s := 0; s < n; s++ {
-			Integrate(p, c, s)
-			Constrain(p, c, shapes)
+			step(&p, c, s, shapes)
 		}
 	}
-	return Apply(p, c, pose)
+	return apply(&p, c, &pose)
 }
 
 // PlaceColliders puts each collider description on its bone's animated

@@ -1,0 +1,97 @@
+package chain
+
+import "math"
+
+// packed is one particle's inputs to a step, gathered by Prepare into one
+// record so that the step's loop reads a few arrays instead of a dozen: Go
+// then keeps its values in registers rather than reloading them.
+type packed struct {
+	o0, o1, o2 float32 // RestOff
+	rl         float32 // RestLen
+	pl         float32 // sum of RestLen from the root: the farthest keep-length leaves the particle from it
+	path       float32 // pl + r: the farthest the particle's surface gets from the root
+	r          float32 // particle radius times the object scale
+	e          float32 // elasticity, for the step length
+	maxLen     float32 // stiffness limit: the farthest from the animated position (+Inf: none)
+	// Velocity kept per step (1 - damping) and the force's scale (see
+	// forceScale), for the step length; hit: damping raised by friction
+	// after a collider touch.
+	keep, keepHit, fs, fsHit float32
+	inert                    float32
+}
+
+// pack writes the step parameters of every packed record (all but the
+// animated pose, see prepareAnim) from the per-particle parameters, the
+// weight, the object scale and the step length.
+func pack(p *Particles, c *Chain) {
+	n := len(c.pk)
+	if len(p.Bone) < n {
+		return
+	}
+	pk := c.pk[:n]
+	damping, friction, inert := p.Damping[:n], p.Friction[:n], p.Inert[:n]
+	elast, stiffs, radius := p.Elasticity[:n], p.Stiffness[:n], p.Radius[:n]
+	t, w, scale := c.t, c.weight, c.scale
+	inf := float32(math.Inf(1))
+	for i := range pk {
+		k := &pk[i]
+		d, dh := damping[i], damping[i]+friction[i]
+		if dh > 1 {
+			dh = 1
+		}
+		k.keep, k.keepHit, k.fs, k.fsHit = 1-d, 1-dh, 1, 1
+		k.e = elast[i]
+		k.maxLen = inf
+		if stiff := 1 + (stiffs[i]-1)*w; stiff > 0 {
+			k.maxLen = k.rl * (1 - stiff) * 2
+		}
+		k.r = radius[i] * scale
+		k.path = k.pl + k.r
+		k.inert = inert[i]
+	}
+	if t != 1 {
+		stepLength(pk, t)
+	}
+}
+
+// stepLength turns the packed damping and elasticity of one step at the
+// update rate into those of a step t times as long (Variable mode): the
+// velocity kept is k^t, the force scaled by forceScale, and elasticity e
+// becomes 1-(1-e)^(t²), a spring of fixed strength whose pull grows with t².
+// Neighbours usually share their parameters: the powers of the last ones
+// are reused.
+func stepLength(pk []packed, t float32) {
+	var kd, kdh, ke powMemo
+	for i := range pk {
+		k := &pk[i]
+		k.keep, k.fs = kd.damp(k.keep, t)
+		k.keepHit, k.fsHit = kdh.damp(k.keepHit, t)
+		if k.e > 0 && k.e < 1 {
+			k.e = ke.elast(k.e, t*t)
+		}
+	}
+}
+
+// powMemo remembers the last power computed.
+type powMemo struct {
+	x, a, b float32
+	ok      bool
+}
+
+// damp returns the velocity kept over a step of t, k^t, and the force
+// scale for it, given the velocity k kept per unit step.
+func (m *powMemo) damp(k, t float32) (float32, float32) {
+	if !m.ok || k != m.x {
+		kt := pow(k, t)
+		m.x, m.a, m.b, m.ok = k, kt, forceScale(k, kt, t), true
+	}
+	return m.a, m.b
+}
+
+// elast returns 1-(1-e)^t2.
+func (m *powMemo) elast(e, t2 float32) float32 {
+	if !m.ok || e != m.x {
+		m.x, m.a, m.ok = e, 1-pow(1-e, t2), true
+	}
+	return m.a
+}
