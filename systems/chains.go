@@ -129,8 +129,7 @@ func stepChains(s *chainSystem, lo, hi int) {
 				chain.SkipUpdate(p, c)
 			default:
 				for sub := 0; sub < n; sub++ {
-					chain.Integrate(p, c, sub)
-					chain.Constrain(p, c, shapes)
+					chain.Step(p, c, sub, shapes) // Integrate then Constrain, fused
 				}
 			}
 		}
