@@ -9,6 +9,7 @@ import (
 
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/check"
+	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/systems"
 	"github.com/sway-anim/sway/systems/chain"
 	"github.com/sway-anim/sway/systems/collide"
@@ -77,7 +78,14 @@ func (w *World) AddChains(e ecs.Entity, colliders []ColliderSpec, chains []Chain
 		}
 		descs[i], bones[i] = c.Shape, int32(b)
 	}
-	cs := chain.Skeleton{Parent: skel.Parents(), RestPos: skel.RestPos(), RestRot: skel.RestRot(), RestScale: skel.RestScale()}
+	builder := w.chainBuilders[skel]
+	if builder == nil {
+		builder = chain.NewBuilder(&chain.Skeleton{Parent: skel.Parents(), RestPos: skel.RestPos(), RestRot: skel.RestRot(), RestScale: skel.RestScale()})
+		if w.chainBuilders == nil {
+			w.chainBuilders = map[*rig.Skeleton]*chain.Builder{}
+		}
+		w.chainBuilders[skel] = builder
+	}
 	var built chain.Particles
 	out := make([]chain.Chain, len(chains))
 	for i, spec := range chains {
@@ -99,7 +107,7 @@ func (w *World) AddChains(e ecs.Entity, colliders []ColliderSpec, chains []Chain
 			}
 			d.Colliders = append(d.Colliders, int32(k))
 		}
-		if err := chain.Build(&built, &out[i], &cs, &d); err != nil {
+		if err := builder.Build(&built, &out[i], &d); err != nil {
 			return fmt.Errorf("ChainSpec%s: %w", field, err)
 		}
 	}

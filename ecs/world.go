@@ -12,6 +12,7 @@ import (
 	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/jobs"
 	"github.com/sway-anim/sway/systems"
+	"github.com/sway-anim/sway/systems/chain"
 )
 
 // Options configures a World.
@@ -36,6 +37,9 @@ type World struct {
 	chars    generic.Map2[components.Pose, components.Root]
 	poses    generic.Map[components.Pose]
 	closed   bool
+	// chainBuilders caches each skeleton's model-space rest pose for
+	// building chains (set-up only).
+	chainBuilders map[*rig.Skeleton]*chain.Builder
 }
 
 // NewWorld returns a sway world on a new arche world.

@@ -6,33 +6,61 @@ import (
 	"github.com/sway-anim/sway/internal/mathx"
 )
 
-// Build validates d, appends the chain's particles to pool and sets c up.
-// Particles are the root bone and its descendants minus the excluded
-// subtrees, depth first as DynamicBone lists them, plus the virtual end
-// particles (see Desc). Build allocates; it is set-up code.
-func Build(pool *Particles, c *Chain, skel *Skeleton, d *Desc) error {
-	if err := d.Validate(skel); err != nil {
-		return err
-	}
+// Builder builds chains on one skeleton. It works out the skeleton's
+// model-space rest pose and child lists once, so that building the chains
+// of thousands of characters does not repeat it per chain.
+type Builder struct {
+	skel       Skeleton
+	mpos, mscl []mgl32.Vec3
+	mrot       []mgl32.Quat
+	children   [][]int32
+}
+
+// NewBuilder prepares a Builder for skel (set-up code; it allocates).
+func NewBuilder(skel *Skeleton) *Builder {
 	nb := len(skel.Parent)
+	b := &Builder{
+		skel: *skel,
+		mpos: make([]mgl32.Vec3, nb), mrot: make([]mgl32.Quat, nb), mscl: make([]mgl32.Vec3, nb),
+		children: make([][]int32, nb),
+	}
+	if len(skel.RestPos) != nb || len(skel.RestRot) != nb || len(skel.RestScale) != nb {
+		return b // Build reports the mismatch through Desc.Validate
+	}
 	// Model-space rest pose (character at the origin).
-	mpos := make([]mgl32.Vec3, nb)
-	mrot := make([]mgl32.Quat, nb)
-	mscl := make([]mgl32.Vec3, nb)
-	children := make([][]int32, nb)
 	for i := 0; i < nb; i++ {
 		lp, lr, ls := skel.RestPos[i], skel.RestRot[i], skel.RestScale[i]
 		lr, _ = mathx.NormalizeQuat(lr)
 		p := skel.Parent[i]
-		if p < 0 {
-			mpos[i], mrot[i], mscl[i] = lp, lr, ls
+		if p < 0 || int(p) >= i {
+			b.mpos[i], b.mrot[i], b.mscl[i] = lp, lr, ls
 			continue
 		}
-		children[p] = append(children[p], int32(i))
-		mpos[i] = mpos[p].Add(mathx.Rotate(mrot[p], mul3(mscl[p], lp)))
-		mrot[i] = mathx.Mul(mrot[p], lr)
-		mscl[i] = mul3(mscl[p], ls)
+		b.children[p] = append(b.children[p], int32(i))
+		b.mpos[i] = b.mpos[p].Add(mathx.Rotate(b.mrot[p], mul3(b.mscl[p], lp)))
+		b.mrot[i] = mathx.Mul(b.mrot[p], lr)
+		b.mscl[i] = mul3(b.mscl[p], ls)
 	}
+	return b
+}
+
+// Build validates d, appends the chain's particles to pool and sets c up.
+// Particles are the root bone and its descendants minus the excluded
+// subtrees, depth first as DynamicBone lists them, plus the virtual end
+// particles (see Desc). Build allocates; it is set-up code. To build many
+// chains on one skeleton, use a Builder.
+func Build(pool *Particles, c *Chain, skel *Skeleton, d *Desc) error {
+	return NewBuilder(skel).Build(pool, c, d)
+}
+
+// Build is the package's Build on the Builder's skeleton.
+func (bl *Builder) Build(pool *Particles, c *Chain, d *Desc) error {
+	skel := &bl.skel
+	if err := d.Validate(skel); err != nil {
+		return err
+	}
+	nb := len(skel.Parent)
+	mpos, mrot, mscl, children := bl.mpos, bl.mrot, bl.mscl, bl.children
 	excluded := make([]bool, nb)
 	for _, b := range d.Exclusions {
 		excluded[b] = true
