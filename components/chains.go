@@ -9,4 +9,7 @@ type Chains struct {
 	// Paused characters keep the animated pose and their particles wait;
 	// resuming restarts them from the animated pose.
 	Paused bool
+	// Faults counts chains of this character that were found with
+	// non-finite particles and reset to the animated pose.
+	Faults uint32
 }

@@ -227,3 +227,13 @@ func (w *World) SetReference(p mgl32.Vec3) error {
 	w.chainStore().Reference = p
 	return nil
 }
+
+// ChainFaults returns how many times a character's chains were found with
+// non-finite particles and reset to the animated pose.
+func (w *World) ChainFaults(e ecs.Entity) (uint32, error) {
+	h, err := w.chainsOf(e)
+	if err != nil {
+		return 0, err
+	}
+	return h.Faults, nil
+}

@@ -11,6 +11,7 @@ import (
 
 	sway "github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/scene"
+	"github.com/sway-anim/sway/systems"
 )
 
 // plainWorld builds n stress-rig characters with the default pipeline and
@@ -280,5 +281,34 @@ func TestAddChainsRejectsBadSpecs(t *testing.T) {
 	}
 	if err := w.SetChainSettings(ents[0], 99, s); !errors.Is(err, sway.ErrInvalid) {
 		t.Fatalf("chain 99: %v", err)
+	}
+}
+
+func TestNonFiniteParticlesResetTheChain(t *testing.T) {
+	w, ents, sc := chainWorld(t, 2, 2)
+	defer w.Close()
+	stepMoving(t, w, ents, sc, 0, 10)
+	// Corrupt one particle of character 1's first chain, as a blow-up would.
+	st := arche.GetResource[systems.ChainStore](w.ECS())
+	c := st.Chains[11] // character 1's chains follow character 0's eleven
+	st.Particles.Pos[c.First+3][1] = float32(math.NaN())
+	stepMoving(t, w, ents, sc, 10, 1)
+	if n, _ := w.ChainFaults(ents[1]); n != 1 {
+		t.Fatalf("faults = %d, want 1", n)
+	}
+	if n, _ := w.ChainFaults(ents[0]); n != 0 {
+		t.Fatalf("character 0 faults = %d", n)
+	}
+	stepMoving(t, w, ents, sc, 11, 30)
+	for _, e := range ents {
+		p, _ := w.Pose(e)
+		for i := range p.WorldPos {
+			if !finite3(p.WorldPos[i]) || !finite4(p.WorldRot[i]) {
+				t.Fatalf("bone %d not finite after the reset", i)
+			}
+		}
+	}
+	if n, _ := w.ChainFaults(ents[1]); n != 1 {
+		t.Fatalf("the chain did not recover: faults = %d", n)
 	}
 }

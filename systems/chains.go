@@ -1,6 +1,7 @@
 package systems
 
 import (
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
 
@@ -155,10 +156,31 @@ func applyChains(s *chainSystem, lo, hi int) {
 			}
 			c := &st.Chains[k]
 			p := c.Particles(&st.Particles)
+			if !particlesFinite(p.Pos) || !particlesFinite(p.Prev) {
+				// A fault upstream (a hostile setting, a numerical blow-up):
+				// keep the animated pose this frame and restart the chain
+				// from it, rather than let NaN into the pose. Prev is
+				// checked too: the step repairs a NaN position from its
+				// parent, but a NaN previous position would keep the
+				// chain pinned to that repair every frame.
+				c.Reset()
+				h.Faults++
+				continue
+			}
 			if lowest := chain.Apply(p, c, pose); lowest >= 0 {
 				// Every bone Apply writes descends from the chain's root.
 				it.pose.MarkDirty(int32(lowest), skel.SubtreeEnd(int(p.Bone[0])))
 			}
 		}
 	}
+}
+
+// particlesFinite reports whether every position is finite (one add per
+// component: a NaN or an Inf anywhere makes the sum non-finite).
+func particlesFinite(pos []mgl32.Vec3) bool {
+	var sum float32
+	for _, v := range pos {
+		sum += v[0]*0 + v[1]*0 + v[2]*0
+	}
+	return sum == 0
 }
