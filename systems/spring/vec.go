@@ -50,27 +50,41 @@ func (a v3) norm(fallback v3) v3 {
 }
 
 // rot returns v rotated by the unit quaternion q (as mathx.Rotate).
-func (q q4) rot(v v3) v3 {
-	tx := 2 * (q.y*v.z - q.z*v.y)
-	ty := 2 * (q.z*v.x - q.x*v.z)
-	tz := 2 * (q.x*v.y - q.y*v.x)
-	return v3{
-		v.x + q.w*tx + (q.y*tz - q.z*ty),
-		v.y + q.w*ty + (q.z*tx - q.x*tz),
-		v.z + q.w*tz + (q.x*ty - q.y*tx),
-	}
-}
+func (q q4) rot(v v3) v3 { return q.rotFin(v, q.rotT(v)) }
 
 // invRot returns v rotated by the inverse of the unit quaternion q.
 func (q q4) invRot(v v3) v3 { return q.conj().rot(v) }
 
 // mul returns the Hamilton product a*b (apply b, then a).
-func (a q4) mul(b q4) q4 {
-	return q4{
-		a.w*b.w - a.x*b.x - a.y*b.y - a.z*b.z,
+func (a q4) mul(b q4) q4 { return a.mulV(b).q(a.mulW(b)) }
+
+// The pieces of rot and mul, for kernels to compose inline: rot and mul
+// themselves are too large for the compiler to inline, and a call spills
+// every live register.
+
+func (q q4) v() v3             { return v3{q.x, q.y, q.z} }
+func (a v3) q(w float32) q4    { return q4{w, a.x, a.y, a.z} }
+func (a q4) mulW(b q4) float32 { return a.w*b.w - a.x*b.x - a.y*b.y - a.z*b.z }
+
+func (a q4) mulV(b q4) v3 {
+	return v3{
 		a.w*b.x + a.x*b.w + a.y*b.z - a.z*b.y,
 		a.w*b.y + a.y*b.w + a.z*b.x - a.x*b.z,
 		a.w*b.z + a.z*b.w + a.x*b.y - a.y*b.x,
+	}
+}
+
+// rotT is 2 q.v×v, the first half of rot.
+func (q q4) rotT(v v3) v3 {
+	return v3{2 * (q.y*v.z - q.z*v.y), 2 * (q.z*v.x - q.x*v.z), 2 * (q.x*v.y - q.y*v.x)}
+}
+
+// rotFin finishes rot: q.rotFin(v, q.rotT(v)) is q.rot(v).
+func (q q4) rotFin(v, t v3) v3 {
+	return v3{
+		v.x + q.w*t.x + (q.y*t.z - q.z*t.y),
+		v.y + q.w*t.y + (q.z*t.x - q.x*t.z),
+		v.z + q.w*t.z + (q.x*t.y - q.y*t.x),
 	}
 }
 

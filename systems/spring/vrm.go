@@ -11,11 +11,15 @@ import (
 func ResetVRM(s *VRMState, c *VRMChain,
 	parentPos mgl32.Vec3, parentRot mgl32.Quat, parentScale mgl32.Vec3,
 	centerPos mgl32.Vec3, centerRot mgl32.Quat) {
+	if len(s.CurTail) < len(c.joints) || len(s.PrevTail) < len(c.joints) {
+		return
+	}
 	p := transform{pos: ld(&parentPos), rot: ldq(&parentRot), scale: ld(&parentScale)}
 	cp, cr := ld(&centerPos), ldq(&centerRot)
-	for i := range c.localPos {
-		w := p.child(ld(&c.localPos[i]), ldq(&c.localRot[i]), ld(&c.localScale[i]))
-		tail := w.pos.add(w.rot.rot(w.scale.mul(ld(&c.tail[i]))))
+	for i := range c.joints {
+		j := &c.joints[i]
+		w := p.child(j.localPos, j.localRot, j.localScale)
+		tail := w.pos.add(w.rot.rot(w.scale.mul(j.tail)))
 		t := cr.invRot(tail.sub(cp)).vec()
 		s.CurTail[i], s.PrevTail[i] = t, t
 		p = w
@@ -39,84 +43,79 @@ func ResetVRM(s *VRMState, c *VRMChain,
 //	localRot = initialLocalRot * FromTo(axis, next in the rest frame)
 //
 // and the joint's new world transform is the parent of the next joint.
+// Several springs of a character are faster stepped together with
+// StepVRMSprings, which gives the same results.
 func StepVRM(dstLocalRot []mgl32.Quat, s *VRMState, c *VRMChain,
 	parentPos mgl32.Vec3, parentRot mgl32.Quat, parentScale mgl32.Vec3,
 	centerPos mgl32.Vec3, centerRot mgl32.Quat,
 	colliders []collide.Shape, dt float32) {
-	n := len(c.localPos)
-	if len(dstLocalRot) < n || len(s.CurTail) < n || len(s.PrevTail) < n {
+	sp := VRMSpring{
+		DstLocalRot: dstLocalRot, State: s, Chain: c,
+		ParentPos: parentPos, ParentRot: parentRot, ParentScale: parentScale,
+		CenterPos: centerPos, CenterRot: centerRot,
+		Colliders: colliders,
+	}
+	dt = stepDt(dt)
+	var l [1]lane
+	var ok bool
+	if l[0], ok = loadLane(&sp, dt); !ok {
 		return
 	}
+	for i := range l[0].n {
+		stepJoints(l[:], i, dt)
+	}
+}
+
+// VRMSpring is one spring's data for StepVRMSprings: the arguments of
+// StepVRM as fields.
+type VRMSpring struct {
+	DstLocalRot []mgl32.Quat // the joints' new local rotations, one per joint
+	State       *VRMState
+	Chain       *VRMChain
+	ParentPos   mgl32.Vec3 // world transform of joint 0's parent node this frame
+	ParentRot   mgl32.Quat
+	ParentScale mgl32.Vec3
+	CenterPos   mgl32.Vec3 // world transform of the centre; zero values mean none
+	CenterRot   mgl32.Quat // the zero value means the identity
+	Colliders   []collide.Shape
+}
+
+// laneCount is the number of springs StepVRMSprings advances side by side.
+const laneCount = 16
+
+// StepVRMSprings advances every spring by dt, as StepVRM would one after
+// the other, with the same results. A spring with a nil chain or state, or
+// a slice shorter than its chain, is left alone.
+//
+// Why side by side: within a spring every joint waits for its parent's new
+// rotation, so one spring is a chain of dependent square roots and
+// divisions; the joints of different springs are independent, and stepping
+// joint i of each spring in turn (up to 16 springs at a time) lets the
+// processor overlap them.
+func StepVRMSprings(springs []VRMSpring, dt float32) {
+	dt = stepDt(dt)
+	var lanes [laneCount]lane
+	for len(springs) > 0 {
+		block := springs[:min(len(springs), laneCount)]
+		springs = springs[len(block):]
+		n, depth := 0, 0
+		for k := range block {
+			var ok bool
+			if lanes[n], ok = loadLane(&block[k], dt); ok {
+				depth = max(depth, lanes[n].n)
+				n++
+			}
+		}
+		for i := range depth {
+			stepJoints(lanes[:n], i, dt)
+		}
+	}
+}
+
+// stepDt returns dt, or 0 for a negative or non-finite dt.
+func stepDt(dt float32) float32 {
 	if !(dt >= 0) || dt-dt != 0 {
-		dt = 0
+		return 0
 	}
-	p := transform{pos: ld(&parentPos), rot: ldq(&parentRot), scale: ld(&parentScale)}
-	cp, cr := ld(&centerPos), ldq(&centerRot)
-	centred := cp != (v3{}) || cr != (q4{w: 1})
-	for i := 0; i < n; i++ {
-		lr := ldq(&c.localRot[i])
-		w := p.child(ld(&c.localPos[i]), lr, ld(&c.localScale[i]))
-		head := w.pos
-		// Rest tail offset in world space; its length is the bone length
-		// at this frame's scale.
-		restOff := w.rot.rot(w.scale.mul(ld(&c.tail[i])))
-		length := restOff.len()
-		var restDir v3
-		if length > 1e-9 {
-			restDir = restOff.scale(1 / length)
-		} else {
-			restDir = w.rot.rot(ld(&c.axis[i]))
-		}
-		k := maxAbs(w.scale) // runtime scale of forces and hit radius
-
-		cur, prev := ld(&s.CurTail[i]), ld(&s.PrevTail[i])
-		if centred {
-			cur, prev = cr.rot(cur).add(cp), cr.rot(prev).add(cp)
-		}
-		ft := dt
-		if c.fixed {
-			ft = c.force[i]
-		}
-		force := restDir.scale(c.stiffness[i]).add(ld(&c.gravity[i])).scale(ft * k)
-		next := cur.add(cur.sub(prev).scale(c.keep[i])).add(force)
-		next = head.add(next.sub(head).norm(restDir).scale(length))
-		var lim *limit
-		if c.limits != nil && c.limits[i].kind != NoLimit {
-			lim = &c.limits[i]
-			next = head.add(lim.apply(next.sub(head), w.rot))
-		}
-
-		r := c.hitRadius[i] * k
-		for j := range colliders {
-			q := next.vec()
-			if !collide.Push(&q, r, &colliders[j]) {
-				continue
-			}
-			next = head.add(ld(&q).sub(head).norm(restDir).scale(length))
-			if c.strict {
-				next = clearShape(head, next, length, r, &colliders[j])
-			}
-			if lim != nil {
-				next = head.add(lim.apply(next.sub(head), w.rot))
-			}
-		}
-		if !next.finite() {
-			// Only reachable with non-finite input; keep the rest pose.
-			next = head.add(restOff)
-		}
-
-		s.PrevTail[i] = s.CurTail[i]
-		if centred {
-			s.CurTail[i] = cr.invRot(next.sub(cp)).vec()
-		} else {
-			s.CurTail[i] = next.vec()
-		}
-
-		// The tail in the joint's rest frame, scale undone.
-		to := invScaleDir(w.scale, w.rot.invRot(next.sub(head)))
-		local := lr.mul(fromTo(ld(&c.axis[i]), to))
-		dstLocalRot[i] = local.quat()
-		w.rot = p.rot.mul(local)
-		p = w
-	}
+	return dt
 }
