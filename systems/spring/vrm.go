@@ -55,15 +55,9 @@ func StepVRM(dstLocalRot []mgl32.Quat, s *VRMState, c *VRMChain,
 		CenterPos: centerPos, CenterRot: centerRot,
 		Colliders: colliders,
 	}
-	dt = stepDt(dt)
 	var l [1]lane
-	var ok bool
-	if l[0], ok = loadLane(&sp, dt); !ok {
-		return
-	}
-	for i := range l[0].n {
-		stepJoints(l[:], i, dt)
-	}
+	var q [1]quad
+	stepBlock([]VRMSpring{sp}, l[:], q[:], stepDt(dt))
 }
 
 // VRMSpring is one spring's data for StepVRMSprings: the arguments of
@@ -95,20 +89,11 @@ const laneCount = 16
 func StepVRMSprings(springs []VRMSpring, dt float32) {
 	dt = stepDt(dt)
 	var lanes [laneCount]lane
+	var quads [laneCount / 4]quad
 	for len(springs) > 0 {
 		block := springs[:min(len(springs), laneCount)]
 		springs = springs[len(block):]
-		n, depth := 0, 0
-		for k := range block {
-			var ok bool
-			if lanes[n], ok = loadLane(&block[k], dt); ok {
-				depth = max(depth, lanes[n].n)
-				n++
-			}
-		}
-		for i := range depth {
-			stepJoints(lanes[:n], i, dt)
-		}
+		stepBlock(block, lanes[:], quads[:], dt)
 	}
 }
 

@@ -112,23 +112,29 @@ type VRMChain struct {
 	// has a limit or strict collisions, so a uniformly scaled chain can
 	// take the fast path.
 	fastShape bool
+	// reach bounds how far a tail's hit sphere gets from joint 0's head:
+	// the largest bone lengths summed plus hit radius over the joints.
+	reach float32
 }
 
-// vrmJoint is one joint of a VRMChain.
+// vrmJoint is one joint of a VRMChain. The first 64 bytes are four
+// groups of four float32 that the SIMD kernels load 16 bytes at a time;
+// vrm_layout.go checks the offsets at compile time.
 type vrmJoint struct {
+	restAxis  v3 // localRot*axis: the rest direction in the parent's frame
+	stiffness float32
+	gravity   v3      // GravityDir * GravityPower
+	keep      float32 // share of the velocity kept per step: 1 - drag
+	force     float32 // FixedStep only: the factor that replaces dt
+	length    float32
+	hitRadius float32
+	reach     float32 // rest distance from joint 0's head to this tail along the chain
+	localRot  q4      // w, x, y, z
+
 	localPos   v3
-	localRot   q4
 	localScale v3
-	tail       v3 // rest tail in the joint's space
-	axis       v3 // unit bone axis: tail direction, +Y for a zero-length bone
-	restAxis   v3 // localRot*axis: the rest direction in the parent's frame
-	length     float32
-	reach      float32 // rest distance from joint 0's head to this tail along the chain
-	stiffness  float32
-	gravity    v3      // GravityDir * GravityPower
-	keep       float32 // share of the velocity kept per step: 1 - drag
-	force      float32 // FixedStep only: the factor that replaces dt
-	hitRadius  float32
+	tail       v3   // rest tail in the joint's space
+	axis       v3   // unit bone axis: tail direction, +Y for a zero-length bone
 	identRot   bool // localRot is the identity: restRot is the parent's rotation
 }
 
@@ -176,6 +182,7 @@ func NewVRMChain(d *VRMChainDesc) (*VRMChain, error) {
 		restAxis := mathx.Rotate(rot, axis)
 		gravity := dj.GravityDir.Mul(dj.GravityPower)
 		reach += tail.Len()
+		c.reach = max(c.reach, reach+dj.HitRadius)
 		*j = vrmJoint{
 			localPos:   ld(&dj.LocalPos),
 			localRot:   ldq(&rot),

@@ -2,13 +2,13 @@ package spring
 
 import (
 	"math"
+	"math/bits"
+
+	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/systems/collide"
 )
 
-// stepJoints advances joint i of every lane that has one: lanes on the
-// fast path here, the others through stepGeneral.
-//
 // The fast path is the model of stepGeneral for a chain under one uniform
 // scale without limits or StrictCollision, with the work that uniform
 // scale makes redundant left out:
@@ -24,165 +24,223 @@ import (
 //     restRot * FromTo(axis, restRot⁻¹ dir), the general path's world
 //     rotation, without moving dir into the rest frame.
 //
-// The body is inline and ordered to keep few values alive at a time: the
-// loop is bound by instruction count, and a value that does not fit in a
-// register costs a store and a load.
-func stepJoints(lanes []lane, i int, dt float32) {
-	for k := range lanes {
-		l := &lanes[k]
-		if i >= l.n {
-			continue
-		}
-		if !l.fast {
-			l.stepGeneral(i, dt)
-			continue
-		}
-		j := &l.c.joints[i]
-		sp := l.sp
-		curs, prevs := sp.State.CurTail, sp.State.PrevTail
-		cur, prev := ld(&curs[i]), ld(&prevs[i])
-		prevs[i] = cur.vec()
-		if l.centred {
-			cur, prev = toWorld(sp, cur), toWorld(sp, prev)
-		}
-		next := cur.add(cur.sub(prev).scale(j.keep))
-		pr := l.parent.rot
-		restDir := pr.rotFin(j.restAxis, pr.rotT(j.restAxis))
-		next = next.add(restDir.scale(j.stiffness).add(j.gravity).scale(j.force*l.k + l.fk))
-		d := next.sub(l.head)
-		dir := restDir
-		if l2 := d.dot(d); l2 > 1e-12 && l2 <= math.MaxFloat32 {
-			dir = d.scale(1 / sqrt(l2))
-		}
-		length := j.length * l.k
-		next = l.head.add(dir.scale(length))
-		if len(sp.Colliders) > 0 {
-			next, dir = l.collideFast(j, next, dir, restDir, length)
-		}
-		l.head = next
-		if l.centred {
-			next = toCentre(sp, next)
-		}
-		curs[i] = next.vec()
+// A joint takes three steps: stage A integrates and renormalises the tail,
+// collide1 pushes it out of the colliders, stage B turns the joint. Stage
+// A and B run on four springs at once (stageA, stageB; SIMD on amd64);
+// stageA1 and stageB1 below are their scalar definition: the SIMD kernels
+// perform the same operations in the same order, so that both give the
+// same bits.
 
-		// q = FromTo(restDir, dir) by the half-way vector h: (restDir·h,
-		// restDir×h)/(|restDir||h|). Dividing by |restDir|, 1 to rounding,
-		// matters: restDir comes from the parent's rotation, and a norm
-		// error passed on to q would grow threefold per joint.
-		var q q4
-		if h := restDir.add(dir); h.dot(h) >= 0.2 {
-			inv := 1 / sqrt(h.dot(h)*restDir.dot(restDir))
-			q = restDir.cross(h).scale(inv).q(restDir.dot(h) * inv)
-		} else {
-			q = fromTo(restDir, dir) // within about 25° of opposite: the float64 path
-		}
-		pr = l.parent.rot
-		restRot := pr
-		if !j.identRot {
-			restRot = pr.mulV(j.localRot).q(pr.mulW(j.localRot))
-		}
-		world := q.mulV(restRot).q(q.mulW(restRot))
-		l.parent.rot = world
-		pr = pr.conj()
-		sp.DstLocalRot[i] = pr.mulV(world).q(pr.mulW(world)).quat()
+// slot returns the joint i of slot s and where its tails and output are,
+// or idle data for a slot without one.
+func (q *quad) slot(s, i int) (j *vrmJoint, cur, prev *mgl32.Vec3, dst *mgl32.Quat, ok bool) {
+	s &= 3
+	if i < len(q.joints[s]) {
+		return &q.joints[s][i], &q.cur[s][i], &q.prev[s][i], &q.dst[s][i], true
+	}
+	return &idleJoint, &idleVec, &idleVec, &idleQuat, false
+}
+
+// stageA1 integrates the tail of slot s at joint i: the velocity kept,
+// stiffness and gravity, then back to bone length from the head.
+func (q *quad) stageA1(s, i int) {
+	s &= 3
+	j, cur, prev, _, ok := q.slot(s, i)
+	c, p := ld(cur), ld(prev)
+	if ok {
+		*prev = c.vec()
+	}
+	if q.centred {
+		cr, cp := q4{q.crw[s], q.crx[s], q.cry[s], q.crz[s]}, v3{q.cpx[s], q.cpy[s], q.cpz[s]}
+		c = cr.rotFin(c, cr.rotT(c)).add(cp)
+		p = cr.rotFin(p, cr.rotT(p)).add(cp)
+	}
+	next := c.add(c.sub(p).scale(j.keep))
+	pr := q4{q.rw[s], q.rx[s], q.ry[s], q.rz[s]}
+	rest := pr.rotFin(j.restAxis, pr.rotT(j.restAxis))
+	k := q.k[s]
+	next = next.add(rest.scale(j.stiffness).add(j.gravity).scale(j.force*k + q.fk[s]))
+	head := v3{q.hx[s], q.hy[s], q.hz[s]}
+	d := next.sub(head)
+	dir := rest
+	if l2 := d.dot(d); l2 > 1e-12 && l2 <= math.MaxFloat32 {
+		dir = d.scale(1 / sqrt(l2))
+	}
+	lk := j.length * k
+	next = head.add(dir.scale(lk))
+	q.nx[s], q.ny[s], q.nz[s] = next.x, next.y, next.z
+	q.dx[s], q.dy[s], q.dz[s] = dir.x, dir.y, dir.z
+	q.ax[s], q.ay[s], q.az[s] = rest.x, rest.y, rest.z
+	q.r[s], q.lk[s] = j.hitRadius*k, lk
+	if ok {
+		q.active |= 1 << s
 	}
 }
 
-// toWorld and toCentre move a tail between centre and world space, out of
-// line: few springs have a centre.
-func toWorld(sp *VRMSpring, p v3) v3 {
-	cp, cr := centre(sp)
-	return cr.rot(p).add(cp)
+// stageB1 turns the joint i of slot s onto its tail, writes its local
+// rotation and tail, and makes it the parent of the next joint.
+//
+// r = FromTo(rest, dir) by the half-way vector h: (rest·h, rest×h) /
+// (|rest||h|). Dividing by |rest|, 1 to rounding, matters: rest comes from
+// the parent's rotation, and a norm error passed on to r would grow
+// threefold per joint. Within about 25° of opposite (|h|² < 0.2) the
+// float64 fromTo takes over.
+func (q *quad) stageB1(s, i int) {
+	s &= 3
+	j, cur, _, dst, ok := q.slot(s, i)
+	rest := v3{q.ax[s], q.ay[s], q.az[s]}
+	dir := v3{q.dx[s], q.dy[s], q.dz[s]}
+	var r q4
+	if h := rest.add(dir); h.dot(h) >= 0.2 {
+		inv := 1 / sqrt(h.dot(h)*rest.dot(rest))
+		r = rest.cross(h).scale(inv).q(rest.dot(h) * inv)
+	} else {
+		r = fromTo(rest, dir)
+	}
+	pr := q4{q.rw[s], q.rx[s], q.ry[s], q.rz[s]}
+	restRot := pr
+	if !q.identRot {
+		restRot = pr.mulV(j.localRot).q(pr.mulW(j.localRot))
+	}
+	world := r.mulV(restRot).q(r.mulW(restRot))
+	pr = pr.conj()
+	local := pr.mulV(world).q(pr.mulW(world))
+	q.rx[s], q.ry[s], q.rz[s], q.rw[s] = world.x, world.y, world.z, world.w
+	next := v3{q.nx[s], q.ny[s], q.nz[s]}
+	q.hx[s], q.hy[s], q.hz[s] = next.x, next.y, next.z
+	if q.centred {
+		cr, cp := q4{q.crw[s], -q.crx[s], -q.cry[s], -q.crz[s]}, v3{q.cpx[s], q.cpy[s], q.cpz[s]}
+		next = next.sub(cp)
+		next = cr.rotFin(next, cr.rotT(next))
+	}
+	if ok {
+		*dst = local.quat()
+		*cur = next.vec()
+	}
 }
 
-func toCentre(sp *VRMSpring, p v3) v3 {
-	cp, cr := centre(sp)
-	return cr.invRot(p.sub(cp))
+// stageAGo is stageA in Go. Like the kernel, it first parks the slots
+// whose spring ended at the previous joint.
+func stageAGo(q *quad, i int) uint32 {
+	q.active = 0
+	for s := range 4 {
+		if i == len(q.joints[s]) {
+			q.park(s)
+		}
+		q.stageA1(s, i)
+	}
+	ft := uint32(0xffffffff)
+	for s := range 4 {
+		if q.active&(1<<s) != 0 {
+			ft = ft&^(0xff<<(8*s)) | q.touch1(s)<<(8*s)
+		}
+	}
+	return ft
 }
 
-// collideFast pushes the tail next of a fast-path joint out of the
-// colliders and renormalises it after each push, returning it and its
-// direction from the joint's head.
-func (l *lane) collideFast(j *vrmJoint, next, dir, restDir v3, length float32) (v3, v3) {
-	r := j.hitRadius * l.k
-	reach := j.reach*l.k + r
-	head := l.head
-	cols := l.sp.Colliders
-	for ci := range cols {
-		if ci < len(l.far) && reach < l.far[ci] {
+// stageBGo is stageB in Go; it also serves the quads whose SIMD stageB
+// declines because a slot needs the float64 fromTo. As the kernel, it
+// skips the rest rotation only when no slot's joint has one.
+func stageBGo(q *quad, i int) {
+	q.identRot = true
+	for s := range 4 {
+		j, _, _, _, _ := q.slot(s, i)
+		q.identRot = q.identRot && j.identRot
+	}
+	for s := range 4 {
+		q.stageB1(s, i)
+	}
+}
+
+// touch1 is stage A's collider pass for slot s: it pushes the tail out
+// of the spheres in q.near that it touches, renormalising it after each
+// push, until it may touch a collider of another kind, which it returns
+// for collide1 to go on from (0xff: none). The SIMD kernel does the same,
+// with collide.Push's sphere arithmetic inline.
+func (q *quad) touch1(s int) uint32 {
+	s &= 3
+	r := q.r[s]
+	p := v3{q.nx[s], q.ny[s], q.nz[s]}
+	for m := q.near; m != 0; m &= m - 1 {
+		c := bits.TrailingZeros32(m)
+		col := &q.cols[c]
+		if col.Bound == collide.Outside && misses(p, r, col) {
 			continue
 		}
-		s := &cols[ci]
-		if s.Bound == collide.Outside {
-			// Push's own test for spheres and planes, a bound for
-			// capsules, inline: most tails near a collider miss it.
-			a := ld(&s.A)
-			d := next.sub(a)
-			switch s.Kind {
-			case collide.Sphere:
-				if R := s.RA + r; d.dot(d) >= R*R {
-					continue
-				}
-			case collide.Capsule:
-				ab := ld(&s.B).sub(a)
-				if t := d.dot(ab); t > 0 {
-					if l2 := ab.dot(ab); t >= l2 {
-						d = d.sub(ab)
-					} else {
-						d = d.sub(ab.scale(t / l2))
-					}
-				}
-				R := s.RA
-				if s.RB > R {
-					R = s.RB
-				}
-				if R += r; d.dot(d) > R*R*(1+1e-5) {
-					continue
-				}
-			case collide.Plane:
-				if d.dot(ld(&s.N))-r >= 0 {
-					continue
-				}
+		if col.Bound != collide.Outside || col.Kind != collide.Sphere {
+			return uint32(c)
+		}
+		pushed := p.vec()
+		collide.Push(&pushed, r, col)
+		head, rest := v3{q.hx[s], q.hy[s], q.hz[s]}, v3{q.ax[s], q.ay[s], q.az[s]}
+		dir := ld(&pushed).sub(head).norm(rest)
+		p = head.add(dir.scale(q.lk[s]))
+		q.nx[s], q.ny[s], q.nz[s] = p.x, p.y, p.z
+		q.dx[s], q.dy[s], q.dz[s] = dir.x, dir.y, dir.z
+	}
+	return 0xff
+}
+
+// collide1 pushes the tail of slot s (lane l) out of the colliders from
+// index from on that it may reach, and renormalises it after each push.
+func (q *quad) collide1(s int, l *lane, from int) {
+	s &= 3
+	r := q.r[s]
+	next := v3{q.nx[s], q.ny[s], q.nz[s]}
+	moved := false
+	cols := l.sp.Colliders
+	for ci := from; ci < len(cols); ci++ {
+		if ci < 32 && l.near&(1<<ci) == 0 {
+			continue
+		}
+		c := &cols[ci]
+		if c.Bound == collide.Outside && misses(next, r, c) {
+			continue
+		}
+		p := next.vec()
+		if !collide.Push(&p, r, c) {
+			continue
+		}
+		head, rest := v3{q.hx[s], q.hy[s], q.hz[s]}, v3{q.ax[s], q.ay[s], q.az[s]}
+		dir := ld(&p).sub(head).norm(rest)
+		next = head.add(dir.scale(q.lk[s]))
+		q.dx[s], q.dy[s], q.dz[s] = dir.x, dir.y, dir.z
+		moved = true
+	}
+	if moved {
+		q.nx[s], q.ny[s], q.nz[s] = next.x, next.y, next.z
+	}
+}
+
+// misses reports that collide.Push would not move a particle of radius r
+// at p out of the Outside shape c: Push's own test for spheres and
+// planes, a bound for capsules (the round cone lies within the capsule of
+// its larger radius). Most tails near a collider miss it, and this costs
+// less than the call.
+func misses(p v3, r float32, c *collide.Shape) bool {
+	a := ld(&c.A)
+	d := p.sub(a)
+	switch c.Kind {
+	case collide.Sphere:
+		R := c.RA + r
+		return d.dot(d) >= R*R
+	case collide.Capsule:
+		ab := ld(&c.B).sub(a)
+		if t := d.dot(ab); t > 0 {
+			if l2 := ab.dot(ab); t >= l2 {
+				d = d.sub(ab)
+			} else {
+				d = d.sub(ab.scale(t / l2))
 			}
 		}
-		q := next.vec()
-		if !collide.Push(&q, r, s) {
-			continue
+		R := c.RA
+		if c.RB > R {
+			R = c.RB
 		}
-		dir = ld(&q).sub(head).norm(restDir)
-		next = head.add(dir.scale(length))
-	}
-	return next, dir
-}
-
-// clearance returns a lower bound of the distance from p to an Outside
-// shape (negative inside it). Inside shapes, which can push a particle
-// however far it is, give -Inf, and so does a NaN.
-func clearance(p v3, s *collide.Shape) float32 {
-	if s.Bound != collide.Outside {
-		return float32(math.Inf(-1))
-	}
-	a := ld(&s.A)
-	d := p.sub(a)
-	var c float32
-	switch s.Kind {
+		R += r
+		return d.dot(d) > R*R*(1+1e-5)
 	case collide.Plane:
-		n := ld(&s.N)
-		c = d.dot(n) / max(1, n.len()) // N is unit; a longer one must not shrink the bound
-	case collide.Capsule:
-		// The round cone lies within the capsule of the larger radius.
-		ab := ld(&s.B).sub(a)
-		if l2 := ab.dot(ab); l2 > 0 {
-			t := min(max(d.dot(ab)/l2, 0), 1)
-			d = d.sub(ab.scale(t))
-		}
-		c = d.len() - max(s.RA, s.RB)
-	default: // Sphere
-		c = d.len() - max(s.RA, s.RB)
+		return d.dot(ld(&c.N))-r >= 0
 	}
-	// A negative radius makes Push act on far particles.
-	if !(c == c) || s.Kind != collide.Plane && !(max(s.RA, s.RB) >= 0) {
-		return float32(math.Inf(-1))
-	}
-	return c
+	return false
 }

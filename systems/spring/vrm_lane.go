@@ -9,7 +9,7 @@ import (
 // lane is one spring being stepped: where its data are, and the transform
 // its next joint hangs from.
 type lane struct {
-	sp      *VRMSpring
+	sp      VRMSpring // a copy: a pointer to the caller's would move StepVRM's to the heap
 	c       *VRMChain
 	parent  transform // world transform of the next joint's parent (fast: its rotation only)
 	head    v3        // fast: the next joint's head, the previous joint's tail
@@ -18,38 +18,34 @@ type lane struct {
 	n       int       // joints
 	centred bool
 	fast    bool
-	// far[j]: fast, for collider j < len(far): a lower bound of the
-	// distance from joint 0's head to the collider's surface. Every tail
-	// lies within its joint's reach of that head, so a joint whose reach
-	// plus hit radius is below far[j] cannot touch collider j.
-	far [8]float32
+	// Fast path: bit c is set for the colliders c < 32 that some tail
+	// may reach (see reachable); the others are never tried.
+	near uint32
 }
 
 // fastPath turns the fast path off for tests that compare it with the
 // general one.
 var fastPath = true
 
-// loadLane loads a spring; it reports false for a spring StepVRM leaves
-// alone. (A value rather than a method on *lane: storing sp through a
-// pointer would make the compiler move StepVRM's spring to the heap.)
-func loadLane(sp *VRMSpring, dt float32) (l lane, ok bool) {
+// load loads a spring; it reports false for a spring StepVRM leaves alone.
+func (l *lane) load(sp *VRMSpring, dt float32) bool {
 	c, s := sp.Chain, sp.State
 	if c == nil || s == nil {
-		return l, false
+		return false
 	}
 	n := len(c.joints)
 	if n == 0 || len(sp.DstLocalRot) < n || len(s.CurTail) < n || len(s.PrevTail) < n {
-		return l, false
+		return false
 	}
 	p := transform{pos: ld(&sp.ParentPos), rot: ldq(&sp.ParentRot), scale: ld(&sp.ParentScale)}
-	l = lane{sp: sp, c: c, n: n, parent: p, centred: hasCentre(sp)}
+	l.sp, l.c, l.n, l.parent, l.centred, l.fast = *sp, c, n, p, hasCentre(sp), false
 
 	// The fast path: every joint has the same uniform scale, so bone
 	// lengths and forces scale by one number, rest directions need no
 	// scale undone, and each joint's head is its parent's tail.
 	k := p.scale.x
 	if !fastPath || !c.fastShape || !(k > 0) || p.scale.y != k || p.scale.z != k || !(p.rot.dot(p.rot) < 1e30) {
-		return l, true
+		return true
 	}
 	lp := c.joints[0].localPos
 	head := p.pos.add(p.rot.rotFin(lp, p.rot.rotT(lp)).scale(k))
@@ -57,18 +53,13 @@ func loadLane(sp *VRMSpring, dt float32) (l lane, ok bool) {
 	// that region far from overflow (and finite), no tail can leave it.
 	size := maxAbs(head) + c.joints[n-1].reach*k
 	if !(size < 1e30) {
-		return l, true
+		return true
 	}
 	l.fast, l.k, l.head, l.fk = true, k, head, dt*k
 	if c.fixed {
 		l.fk = 0
 	}
-	// Slack for rounding: the push decides on coordinates of this size.
-	slack := 1e-5 * (1 + size)
-	for j := range min(len(sp.Colliders), len(l.far)) {
-		l.far[j] = clearance(head, &sp.Colliders[j]) - slack
-	}
-	return l, true
+	return true
 }
 
 // hasCentre reports whether sp has a centre other than the world origin.
@@ -93,7 +84,7 @@ func centre(sp *VRMSpring) (v3, q4) {
 // stepGeneral advances joint i for any chain and input: non-uniform scale,
 // limits, StrictCollision.
 func (l *lane) stepGeneral(i int, dt float32) {
-	c, sp := l.c, l.sp
+	c, sp := l.c, &l.sp
 	j := &c.joints[i]
 	p := &l.parent
 	w := p.child(j.localPos, j.localRot, j.localScale)

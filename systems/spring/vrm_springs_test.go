@@ -215,43 +215,39 @@ func TestStepVRMSpringsDoesNotAllocate(t *testing.T) {
 	}
 }
 
-// TestClearanceBoundsPush checks the bound the fast path uses to skip
-// colliders: a particle within d of p, with d + r below clearance(p, s),
-// is never moved by collide.Push.
-func TestClearanceBoundsPush(t *testing.T) {
+// TestColliderBoundsEnclose checks the bound the fast path skips
+// colliders by: a particle of radius r that collide.Push moves lies within
+// r of the collider's bound.
+func TestColliderBoundsEnclose(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
-	rv := func(s float32) mgl32.Vec3 {
-		return mgl32.Vec3{(rng.Float32()*2 - 1) * s, (rng.Float32()*2 - 1) * s, (rng.Float32()*2 - 1) * s}
-	}
-	skipped := 0
-	for n := range 200000 {
-		var s collide.Shape
-		switch n % 3 {
-		case 0:
-			s = collide.Shape{Kind: collide.Sphere, A: rv(1), RA: rng.Float32() * 0.3}
-			s.B, s.RB = s.A, s.RA
-		case 1:
-			s = collide.Shape{Kind: collide.Capsule, A: rv(1), B: rv(1), RA: rng.Float32() * 0.3, RB: rng.Float32() * 0.3}
-		default:
-			s = collide.Shape{Kind: collide.Plane, A: rv(1), N: mathx.NormalizeOr(rv(1), mgl32.Vec3{0, 1, 0})}
-		}
-		p := rv(1.5)
-		c := clearance(ld(&p), &s)
-		d, r := rng.Float32()*0.5, rng.Float32()*0.05
-		q := p.Add(mathx.NormalizeOr(rv(1), mgl32.Vec3{1, 0, 0}).Mul(d * rng.Float32()))
-		if d+r >= c {
-			continue
-		}
-		skipped++
-		if moved := collide.Push(&q, r, &s); moved {
-			t.Fatalf("%+v: clearance(%v) = %v, but a particle %v away with radius %v is pushed", s, p, c, q.Sub(p).Len(), r)
+	cols := randShapes(rng, 30000)
+	b := make([]bound, len(cols))
+	colliderBounds(b, cols)
+	moved := 0
+	for c := range cols {
+		for range 5 {
+			p, r := randV3(rng, 3).vec(), rng.Float32()*0.1
+			q := p
+			if !collide.Push(&q, r, &cols[c]) {
+				continue
+			}
+			moved++
+			if d := ld(&p).sub(b[c].c).len(); !(d < b[c].r+r+1e-5) {
+				t.Fatalf("%+v: bound %+v, but a particle %v from its centre with radius %v is pushed", cols[c], b[c], d, r)
+			}
 		}
 	}
-	if skipped < 10000 {
-		t.Fatalf("only %d cases below the clearance: the test shows little", skipped)
+	if moved < 10000 {
+		t.Fatalf("only %d particles pushed: the test shows little", moved)
 	}
-	inside := collide.Shape{Kind: collide.Sphere, Bound: collide.Inside, RA: 1, RB: 1}
-	if c := clearance(v3{5, 0, 0}, &inside); !math.IsInf(float64(c), -1) {
-		t.Errorf("Inside shapes must never be skipped; clearance %v", c)
+	for _, c := range []collide.Shape{
+		{Kind: collide.Sphere, Bound: collide.Inside, RA: 1, RB: 1},
+		{Kind: collide.Plane, N: mgl32.Vec3{0, 1, 0}},
+		{Kind: collide.Sphere, RA: -1, RB: -1},
+	} {
+		colliderBounds(b[:1], []collide.Shape{c})
+		if !math.IsInf(float64(b[0].r), 1) {
+			t.Errorf("%+v must never be skipped; bound radius %v", c, b[0].r)
+		}
 	}
 }

@@ -1,0 +1,62 @@
+package spring
+
+import (
+	"math"
+
+	"github.com/sway-anim/sway/systems/collide"
+)
+
+// bound is a sphere enclosing an Outside collider, grown by nothing: the
+// fast path skips the colliders a spring cannot reach. r is +Inf for a
+// shape that must always be tried (Inside, a plane, a bad radius).
+type bound struct {
+	c v3
+	r float32
+}
+
+// colliderBounds sets dst[c] to the bound of cols[c], c < len(dst). A
+// capsule (a round cone) lies within the sphere about its midpoint whose
+// radius is half its length plus its larger end radius.
+func colliderBounds(dst []bound, cols []collide.Shape) {
+	inf := float32(math.Inf(1))
+	for c := range min(len(dst), len(cols)) {
+		s := &cols[c]
+		b := bound{r: inf}
+		if s.Bound == collide.Outside {
+			R := s.RA
+			if s.RB > R {
+				R = s.RB
+			}
+			switch s.Kind {
+			case collide.Sphere:
+				b = bound{ld(&s.A), R}
+			case collide.Capsule:
+				a := ld(&s.A)
+				half := ld(&s.B).sub(a).scale(0.5)
+				b = bound{a.add(half), half.len() + R}
+			}
+			if !(b.r >= 0) {
+				b.r = inf
+			}
+		}
+		dst[c] = b
+	}
+}
+
+// reachable returns the colliders (bit c, c < len(b)) that a tail of the fast
+// lane l may touch: every tail's hit sphere stays within the chain's reach
+// of joint 0's head, so a collider whose bound lies farther cannot be
+// touched. The margin covers rounding in coordinates of this size.
+func (l *lane) reachable(b []bound) uint32 {
+	R := l.c.reach * l.k
+	slack := 1e-5 * (1 + maxAbs(l.head) + R)
+	var m uint32
+	for c := range b {
+		d := b[c].c.sub(l.head)
+		lim := (b[c].r+R)*(1+1e-5) + slack
+		if !(d.dot(d) >= lim*lim) { // NaN and +Inf bounds are near
+			m |= 1 << c
+		}
+	}
+	return m
+}
