@@ -164,11 +164,15 @@ func (q *quad) touch1(s int) uint32 {
 	for m := q.near; m != 0; m &= m - 1 {
 		c := bits.TrailingZeros32(m)
 		col := &q.cols[c]
-		if col.Bound == collide.Outside && misses(p, r, col) {
-			continue
-		}
 		if col.Bound != collide.Outside || col.Kind != collide.Sphere {
+			if col.Bound == collide.Outside && misses(p, r, col) {
+				continue
+			}
 			return uint32(c)
+		}
+		// misses for a sphere, inline: most tails miss most colliders.
+		if d, R := p.sub(ld(&col.A)), col.RA+r; d.dot(d) >= R*R {
+			continue
 		}
 		pushed := p.vec()
 		collide.Push(&pushed, r, col)
@@ -182,15 +186,16 @@ func (q *quad) touch1(s int) uint32 {
 }
 
 // collide1 pushes the tail of slot s (lane l) out of the colliders from
-// index from on that it may reach, and renormalises it after each push.
+// index from on, skipping those out of the quad's reach with a shared
+// list, and renormalises it after each push.
 func (q *quad) collide1(s int, l *lane, from int) {
 	s &= 3
 	r := q.r[s]
 	next := v3{q.nx[s], q.ny[s], q.nz[s]}
 	moved := false
-	cols := l.sp.Colliders
+	cols := l.cols
 	for ci := from; ci < len(cols); ci++ {
-		if ci < 32 && l.near&(1<<ci) == 0 {
+		if q.shared && ci < 32 && q.near&(1<<ci) == 0 {
 			continue
 		}
 		c := &cols[ci]

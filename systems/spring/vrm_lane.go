@@ -3,24 +3,28 @@ package spring
 import (
 	"math"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/sway-anim/sway/systems/collide"
 )
 
 // lane is one spring being stepped: where its data are, and the transform
-// its next joint hangs from.
+// its next joint hangs from. It holds the spring's fields rather than a
+// pointer to it: that would move StepVRM's spring to the heap.
 type lane struct {
-	sp      VRMSpring // a copy: a pointer to the caller's would move StepVRM's to the heap
 	c       *VRMChain
+	st      *VRMState
+	dst     []mgl32.Quat
+	cols    []collide.Shape
 	parent  transform // world transform of the next joint's parent (fast: its rotation only)
-	head    v3        // fast: the next joint's head, the previous joint's tail
-	k       float32   // fast: the uniform world scale of every joint
-	fk      float32   // fast: the force factor dt*k; 0 with FixedStep, whose joints carry theirs
-	n       int       // joints
+	cp      v3        // centre; cr the identity for none
+	cr      q4
+	head    v3      // fast: the next joint's head, the previous joint's tail
+	k       float32 // fast: the uniform world scale of every joint
+	fk      float32 // fast: the force factor dt*k; 0 with FixedStep, whose joints carry theirs
+	n       int     // joints
 	centred bool
 	fast    bool
-	// Fast path: bit c is set for the colliders c < 32 that some tail
-	// may reach (see reachable); the others are never tried.
-	near uint32
 }
 
 // fastPath turns the fast path off for tests that compare it with the
@@ -38,7 +42,12 @@ func (l *lane) load(sp *VRMSpring, dt float32) bool {
 		return false
 	}
 	p := transform{pos: ld(&sp.ParentPos), rot: ldq(&sp.ParentRot), scale: ld(&sp.ParentScale)}
-	l.sp, l.c, l.n, l.parent, l.centred, l.fast = *sp, c, n, p, hasCentre(sp), false
+	l.c, l.st, l.dst, l.cols, l.n, l.parent, l.fast = c, s, sp.DstLocalRot, sp.Colliders, n, p, false
+	l.centred = hasCentre(sp)
+	l.cp, l.cr = v3{}, q4{w: 1}
+	if l.centred {
+		l.cp, l.cr = centre(sp)
+	}
 
 	// The fast path: every joint has the same uniform scale, so bone
 	// lengths and forces scale by one number, rest directions need no
@@ -84,7 +93,7 @@ func centre(sp *VRMSpring) (v3, q4) {
 // stepGeneral advances joint i for any chain and input: non-uniform scale,
 // limits, StrictCollision.
 func (l *lane) stepGeneral(i int, dt float32) {
-	c, sp := l.c, &l.sp
+	c := l.c
 	j := &c.joints[i]
 	p := &l.parent
 	w := p.child(j.localPos, j.localRot, j.localScale)
@@ -101,9 +110,9 @@ func (l *lane) stepGeneral(i int, dt float32) {
 	}
 	k := maxAbs(w.scale) // runtime scale of forces and hit radius
 
-	curs, prevs := sp.State.CurTail, sp.State.PrevTail
+	curs, prevs := l.st.CurTail, l.st.PrevTail
 	cur, prev := ld(&curs[i]), ld(&prevs[i])
-	cp, cr := centre(sp)
+	cp, cr := l.cp, l.cr
 	if l.centred {
 		cur, prev = cr.rot(cur).add(cp), cr.rot(prev).add(cp)
 	}
@@ -121,8 +130,8 @@ func (l *lane) stepGeneral(i int, dt float32) {
 	}
 
 	r := j.hitRadius * k
-	for ci := range sp.Colliders {
-		s := &sp.Colliders[ci]
+	for ci := range l.cols {
+		s := &l.cols[ci]
 		q := next.vec()
 		if !collide.Push(&q, r, s) {
 			continue
@@ -150,7 +159,7 @@ func (l *lane) stepGeneral(i int, dt float32) {
 	// The tail in the joint's rest frame, scale undone.
 	to := invScaleDir(w.scale, w.rot.invRot(next.sub(head)))
 	local := j.localRot.mul(fromTo(j.axis, to))
-	sp.DstLocalRot[i] = local.quat()
+	l.dst[i] = local.quat()
 	w.rot = p.rot.mul(local)
 	*p = w
 }

@@ -43,16 +43,27 @@ func colliderBounds(dst []bound, cols []collide.Shape) {
 	}
 }
 
-// reachable returns the colliders (bit c, c < len(b)) that a tail of the fast
-// lane l may touch: every tail's hit sphere stays within the chain's reach
-// of joint 0's head, so a collider whose bound lies farther cannot be
-// touched. The margin covers rounding in coordinates of this size.
-func (l *lane) reachable(b []bound) uint32 {
-	R := l.c.reach * l.k
-	slack := 1e-5 * (1 + maxAbs(l.head) + R)
+// reachable returns the colliders (bit c, c < len(b)) that a tail of one
+// of q's springs may touch: every tail's hit sphere stays within its
+// chain's reach of its joint 0's head, so a collider whose bound lies
+// farther from all of them cannot be touched. One sphere encloses the
+// quad's reach spheres, so a collider costs one test per quad. The margin
+// covers rounding in coordinates of this size.
+func (q *quad) reachable(lanes []lane, b []bound) uint32 {
+	o := lanes[q.lanes[0]].head
+	R, size := float32(0), maxAbs(o)
+	for _, li := range q.lanes {
+		if li >= 0 {
+			l := &lanes[li]
+			r := l.c.reach * l.k
+			R = max(R, l.head.sub(o).len()+r)
+			size = max(size, maxAbs(l.head)+r)
+		}
+	}
+	slack := 1e-5 * (1 + size)
 	var m uint32
 	for c := range b {
-		d := b[c].c.sub(l.head)
+		d := b[c].c.sub(o)
 		lim := (b[c].r+R)*(1+1e-5) + slack
 		if !(d.dot(d) >= lim*lim) { // NaN and +Inf bounds are near
 			m |= 1 << c

@@ -63,16 +63,19 @@ var (
 	idleQuat  mgl32.Quat
 )
 
-// reset empties q, setting what add leaves alone for an empty slot and
-// what the kernels read before they write it.
+// reset empties q of springs; add fills a slot, and stepBlock parks the
+// empty ones.
 func (q *quad) reset() {
 	q.lanes = [4]int8{-1, -1, -1, -1}
-	q.joints, q.cur, q.prev, q.dst = [4][]vrmJoint{}, [4][]mgl32.Vec3{}, [4][]mgl32.Vec3{}, [4][]mgl32.Quat{}
-	q.rx, q.ry, q.rz, q.rw = [4]float32{}, [4]float32{}, [4]float32{}, [4]float32{1, 1, 1, 1}
-	q.hx, q.hy, q.hz, q.k, q.fk = [4]float32{}, [4]float32{}, [4]float32{}, [4]float32{}, [4]float32{}
-	q.cpx, q.cpy, q.cpz = [4]float32{}, [4]float32{}, [4]float32{}
-	q.crx, q.cry, q.crz, q.crw = [4]float32{}, [4]float32{}, [4]float32{}, [4]float32{1, 1, 1, 1}
 	q.centred, q.shared, q.cols, q.near = false, true, nil, 0
+}
+
+// empty makes slot s an empty one, parked.
+func (q *quad) empty(s int) {
+	s &= 3
+	q.joints[s], q.cur[s], q.prev[s], q.dst[s] = nil, nil, nil, nil
+	q.k[s], q.fk[s] = 0, 0
+	q.park(s)
 }
 
 // park puts slot s at the idle fixed point: the kernels map it to itself,
@@ -89,24 +92,19 @@ func (q *quad) park(s int) {
 func (q *quad) add(s int, l *lane, li int) {
 	s &= 3
 	q.lanes[s] = int8(li)
-	sp := &l.sp
-	q.joints[s], q.cur[s], q.prev[s], q.dst[s] = l.c.joints, sp.State.CurTail[:l.n], sp.State.PrevTail[:l.n], sp.DstLocalRot[:l.n]
+	q.joints[s], q.cur[s], q.prev[s], q.dst[s] = l.c.joints, l.st.CurTail, l.st.PrevTail, l.dst
 	r := l.parent.rot
 	q.rx[s], q.ry[s], q.rz[s], q.rw[s] = r.x, r.y, r.z, r.w
 	q.hx[s], q.hy[s], q.hz[s] = l.head.x, l.head.y, l.head.z
 	q.k[s], q.fk[s] = l.k, l.fk
-	if l.centred {
-		q.centred = true
-		cp, cr := centre(sp)
-		q.cpx[s], q.cpy[s], q.cpz[s] = cp.x, cp.y, cp.z
-		q.crx[s], q.cry[s], q.crz[s], q.crw[s] = cr.x, cr.y, cr.z, cr.w
-	}
+	q.cpx[s], q.cpy[s], q.cpz[s] = l.cp.x, l.cp.y, l.cp.z
+	q.crx[s], q.cry[s], q.crz[s], q.crw[s] = l.cr.x, l.cr.y, l.cr.z, l.cr.w
+	q.centred = q.centred || l.centred
 	if s == 0 {
-		q.cols = sp.Colliders
+		q.cols = l.cols
 	}
-	q.shared = q.shared && len(sp.Colliders) == len(q.cols) &&
-		(len(q.cols) == 0 || &sp.Colliders[0] == &q.cols[0])
-	q.near |= l.near
+	q.shared = q.shared && len(l.cols) == len(q.cols) &&
+		(len(q.cols) == 0 || &l.cols[0] == &q.cols[0])
 }
 
 // collide pushes the tails of the slots with a joint out of their
@@ -116,19 +114,35 @@ func (q *quad) add(s int, l *lane, li int) {
 // the first 32.
 func (q *quad) collide(ft uint32, lanes []lane) {
 	for s, li := range q.lanes {
-		if q.active&(1<<s) == 0 {
-			continue
-		}
-		l := &lanes[li]
-		switch c := int(ft >> (8 * s) & 0xff); {
-		case !q.shared:
-			q.collide1(s, l, 0)
-		case c != 0xff:
-			q.collide1(s, l, c)
-		case len(l.sp.Colliders) > 32:
-			q.collide1(s, l, 32)
+		if q.active&(1<<s) != 0 {
+			q.collide1(s, &lanes[li], q.from(s, ft, &lanes[li]))
 		}
 	}
+}
+
+// from returns the first collider collide1 must try for slot s given
+// stage A's first-touch bytes, len(cols) if none.
+func (q *quad) from(s int, ft uint32, l *lane) int {
+	switch c := int(ft >> (8 * (s & 3)) & 0xff); {
+	case !q.shared:
+		return 0
+	case c != 0xff:
+		return c
+	default:
+		return min(len(l.cols), 32)
+	}
+}
+
+// step1 steps slot 0 alone at joint i with the scalar definitions,
+// leaving the other slots as they are: none of them has a joint at i or
+// after, so no SIMD step will read them again.
+func (q *quad) step1(i int, lanes []lane) {
+	q.active = 1
+	q.stageA1(0, i)
+	l := &lanes[q.lanes[0]]
+	q.collide1(0, l, q.from(0, 0xffffff00|q.touch1(0), l))
+	q.identRot = q.joints[0][i].identRot
+	q.stageB1(0, i)
 }
 
 // stepBlock advances springs (at most len(lanes) of them, and len(quads)
@@ -157,22 +171,6 @@ func stepBlock(springs []VRMSpring, lanes []lane, quads []quad, dt float32) {
 		}
 		n++
 	}
-	// Collider bounds, computed once per list (the springs of a
-	// character share one), and the colliders each fast spring may reach.
-	var bounds [32]bound
-	var boundsOf []collide.Shape
-	for f := range nf {
-		l := &lanes[order[f]]
-		cols := l.sp.Colliders
-		if len(cols) == 0 {
-			continue
-		}
-		if len(cols) != len(boundsOf) || &cols[0] != &boundsOf[0] {
-			colliderBounds(bounds[:], cols)
-			boundsOf = cols
-		}
-		l.near = l.reachable(bounds[:min(len(cols), len(bounds))])
-	}
 	nq := (nf + 3) / 4
 	for k := range quads[:nq] {
 		quads[k].reset()
@@ -180,11 +178,35 @@ func stepBlock(springs []VRMSpring, lanes []lane, quads []quad, dt float32) {
 	for f := range nf {
 		quads[f/4].add(f%4, &lanes[order[f]], int(order[f]))
 	}
+	for s := nf % 4; s > 0 && s < 4; s++ {
+		quads[nq-1].empty(s)
+	}
+	// Collider bounds, computed once per list (a character's springs
+	// share one), and the colliders each quad may reach.
+	var bounds [32]bound
+	var boundsOf []collide.Shape
+	for k := range quads[:nq] {
+		q := &quads[k]
+		if !q.shared || len(q.cols) == 0 {
+			continue
+		}
+		if len(q.cols) != len(boundsOf) || &q.cols[0] != &boundsOf[0] {
+			colliderBounds(bounds[:], q.cols)
+			boundsOf = q.cols
+		}
+		q.near = q.reachable(lanes, bounds[:min(len(q.cols), len(bounds))])
+	}
 	for i := range depth {
 		for k := range quads[:nq] {
 			q := &quads[k]
 			if i >= len(q.joints[0]) {
 				break // quads are ordered by their longest spring, in slot 0
+			}
+			if i >= len(q.joints[1]) {
+				// Slot 0 alone (slots are ordered too): the scalar steps
+				// cost less than four slots' SIMD ones.
+				q.step1(i, lanes)
+				continue
 			}
 			if ft := stageA(q, i); ft != 0xffffffff || !q.shared || len(q.cols) > 32 {
 				q.collide(ft, lanes)

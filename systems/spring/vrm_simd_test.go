@@ -37,6 +37,9 @@ func newQuadCase(rng *rand.Rand, lens [4]int, i int, centred, identRot bool) *qu
 	c := &quadCase{}
 	q := &c.q
 	q.reset()
+	for s := range 4 {
+		q.park(s)
+	}
 	q.centred = centred
 	q.cols = randShapes(rng, rng.Intn(20))
 	q.near = rng.Uint32() & (1<<len(q.cols) - 1)

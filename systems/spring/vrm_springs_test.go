@@ -251,3 +251,68 @@ func TestColliderBoundsEnclose(t *testing.T) {
 		}
 	}
 }
+
+// TestStepVRMSpringsBlocksAndColliderLists steps 23 springs (two blocks)
+// among 40 colliders, a few of them with a collider list of their own,
+// together and one by one: the same results, and colliders pushing.
+func TestStepVRMSpringsBlocksAndColliderLists(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	// 40 spheres: most far away, eight around the springs' parents.
+	shared := make([]collide.Shape, 40)
+	for c := range shared {
+		p := mgl32.Vec3{float32(c)*3 + 5, 0, 0}
+		if c%5 == 2 {
+			p = mgl32.Vec3{0.1 * float32(c%3), -0.15, 0.05 * float32(c%4)}
+		}
+		shared[c] = collide.Shape{Kind: collide.Sphere, A: p, B: p, RA: 0.06, RB: 0.06}
+	}
+	own := []collide.Shape{{Kind: collide.Capsule, A: mgl32.Vec3{-0.2, -0.2, 0}, B: mgl32.Vec3{0.2, -0.2, 0}, RA: 0.05, RB: 0.05}}
+	build := func() []VRMSpring {
+		var sps []VRMSpring
+		for k := range 23 {
+			var c *VRMChain
+			if k%3 == 0 {
+				c = bentVRM(t, 3+k%5, 0)
+			} else {
+				c = straightVRM(t, 2+k%6, 0.05, mgl32.Vec3{0.3, -1, 0.2}.Normalize(), VRMJointDesc{Stiffness: 0.5, GravityPower: 1, GravityDir: mgl32.Vec3{0, -1, 0}, DragForce: 0.2, HitRadius: 0.02})
+			}
+			s := c.NewState()
+			cols := shared
+			if k%7 == 3 {
+				cols = own
+			}
+			ResetVRM(&s, c, mgl32.Vec3{}, mgl32.QuatIdent(), one, mgl32.Vec3{}, mgl32.QuatIdent())
+			sps = append(sps, VRMSpring{DstLocalRot: make([]mgl32.Quat, c.Len()), State: &s, Chain: c, ParentRot: mgl32.QuatIdent(), ParentScale: one, Colliders: cols})
+		}
+		return sps
+	}
+	a, b := build(), build()
+	pushes := 0
+	for f := range 120 {
+		x := 0.2 * float32(math.Sin(float64(f)/7))
+		for k := range a {
+			jitter := mgl32.Vec3{x + 0.01*rng.Float32(), 0, 0}
+			a[k].ParentPos, b[k].ParentPos = jitter, jitter
+		}
+		StepVRMSprings(a, 1.0/60)
+		for k := range b {
+			sp := &b[k]
+			StepVRM(sp.DstLocalRot, sp.State, sp.Chain, sp.ParentPos, sp.ParentRot, sp.ParentScale, sp.CenterPos, sp.CenterRot, sp.Colliders, 1.0/60)
+		}
+		for k := range a {
+			for i := range a[k].State.CurTail {
+				if a[k].State.CurTail[i] != b[k].State.CurTail[i] || a[k].DstLocalRot[i] != b[k].DstLocalRot[i] {
+					t.Fatalf("frame %d spring %d joint %d: together %v, one by one %v", f, k, i, a[k].State.CurTail[i], b[k].State.CurTail[i])
+				}
+				for c := range a[k].Colliders {
+					if shapeDistance(a[k].State.CurTail[i], &a[k].Colliders[c]) < 0.025 {
+						pushes++
+					}
+				}
+			}
+		}
+	}
+	if pushes < 100 {
+		t.Errorf("tails came near the colliders %d times: the scene shows little", pushes)
+	}
+}
