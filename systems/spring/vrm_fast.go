@@ -163,7 +163,7 @@ func (q *quad) touch1(s int) uint32 {
 	p := v3{q.nx[s], q.ny[s], q.nz[s]}
 	for m := q.near; m != 0; m &= m - 1 {
 		c := bits.TrailingZeros32(m)
-		col := &q.cols[c]
+		col := &q.cols[c&31]
 		if col.Bound != collide.Outside || col.Kind != collide.Sphere {
 			if col.Bound == collide.Outside && misses(p, r, col) {
 				continue

@@ -70,10 +70,11 @@ func (q *quad) reset() {
 	q.centred, q.shared, q.cols, q.near = false, true, nil, 0
 }
 
-// empty makes slot s an empty one, parked.
+// empty makes slot s an empty one, parked: no joints, so that nothing
+// reads its other slices.
 func (q *quad) empty(s int) {
 	s &= 3
-	q.joints[s], q.cur[s], q.prev[s], q.dst[s] = nil, nil, nil, nil
+	q.joints[s] = nil
 	q.k[s], q.fk[s] = 0, 0
 	q.park(s)
 }
@@ -181,20 +182,11 @@ func stepBlock(springs []VRMSpring, lanes []lane, quads []quad, dt float32) {
 	for s := nf % 4; s > 0 && s < 4; s++ {
 		quads[nq-1].empty(s)
 	}
-	// Collider bounds, computed once per list (a character's springs
-	// share one), and the colliders each quad may reach.
-	var bounds [32]bound
-	var boundsOf []collide.Shape
+	// The colliders each quad may reach.
 	for k := range quads[:nq] {
-		q := &quads[k]
-		if !q.shared || len(q.cols) == 0 {
-			continue
+		if q := &quads[k]; q.shared {
+			q.near = q.reachable(lanes)
 		}
-		if len(q.cols) != len(boundsOf) || &q.cols[0] != &boundsOf[0] {
-			colliderBounds(bounds[:], q.cols)
-			boundsOf = q.cols
-		}
-		q.near = q.reachable(lanes, bounds[:min(len(q.cols), len(bounds))])
 	}
 	for i := range depth {
 		for k := range quads[:nq] {

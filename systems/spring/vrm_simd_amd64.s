@@ -152,10 +152,11 @@ GLOBL sign<>(SB), RODATA|NOPTR, $16
 	MOVSS   t, 8(p)
 
 // Slot pointers. Slot s's data are the slices q.joints[s], q.cur[s],
-// q.prev[s] and q.dst[s]; it has a joint at i (CX) when i < len. The
-// scaled index is in DX (joints: i*vrmJoint__size) or AX (tails: i*12,
-// outputs: i*16). A slot without a joint reads idle data (R12, R13) and
-// stores to q.sink (SI); nothing else is ever dereferenced for it.
+// q.prev[s] and q.dst[s]; it has a joint at i (CX) when i <
+// len(q.joints[s]), whatever the other slices' lengths. The scaled index
+// is in DX (joints: i*vrmJoint__size) or AX (tails: i*12, outputs: i*16).
+// A slot without a joint reads idle data (R12, R13) and stores to q.sink
+// (SI); nothing else is ever dereferenced for it.
 #define JOINTPTR(s, r) \
 	MOVQ    (quad_joints+24*s)(DI), r; \
 	ADDQ    DX, r; \
@@ -165,13 +166,13 @@ GLOBL sign<>(SB), RODATA|NOPTR, $16
 #define LOADPTR(field, s, r) \
 	MOVQ    (field+24*s)(DI), r; \
 	ADDQ    AX, r; \
-	CMPQ    CX, (field+24*s+8)(DI); \
+	CMPQ    CX, (quad_joints+24*s+8)(DI); \
 	CMOVQGE R13, r
 
 #define STOREPTR(field, s, r) \
 	MOVQ    (field+24*s)(DI), r; \
 	ADDQ    AX, r; \
-	CMPQ    CX, (field+24*s+8)(DI); \
+	CMPQ    CX, (quad_joints+24*s+8)(DI); \
 	CMOVQGE SI, r
 
 // SLOTS loads the slot pointers' common registers: CX = i, DX, R12, R13, SI.

@@ -221,10 +221,9 @@ func TestStepVRMSpringsDoesNotAllocate(t *testing.T) {
 func TestColliderBoundsEnclose(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	cols := randShapes(rng, 30000)
-	b := make([]bound, len(cols))
-	colliderBounds(b, cols)
 	moved := 0
 	for c := range cols {
+		bc, br := bound(&cols[c])
 		for range 5 {
 			p, r := randV3(rng, 3).vec(), rng.Float32()*0.1
 			q := p
@@ -232,8 +231,8 @@ func TestColliderBoundsEnclose(t *testing.T) {
 				continue
 			}
 			moved++
-			if d := ld(&p).sub(b[c].c).len(); !(d < b[c].r+r+1e-5) {
-				t.Fatalf("%+v: bound %+v, but a particle %v from its centre with radius %v is pushed", cols[c], b[c], d, r)
+			if d := ld(&p).sub(bc).len(); !(d < br+r+1e-5) {
+				t.Fatalf("%+v: bound %v %v, but a particle %v from its centre with radius %v is pushed", cols[c], bc, br, d, r)
 			}
 		}
 	}
@@ -244,10 +243,10 @@ func TestColliderBoundsEnclose(t *testing.T) {
 		{Kind: collide.Sphere, Bound: collide.Inside, RA: 1, RB: 1},
 		{Kind: collide.Plane, N: mgl32.Vec3{0, 1, 0}},
 		{Kind: collide.Sphere, RA: -1, RB: -1},
+		{Kind: collide.Capsule, RA: float32(math.NaN()), RB: 1},
 	} {
-		colliderBounds(b[:1], []collide.Shape{c})
-		if !math.IsInf(float64(b[0].r), 1) {
-			t.Errorf("%+v must never be skipped; bound radius %v", c, b[0].r)
+		if _, br := bound(&c); !math.IsInf(float64(br), 1) {
+			t.Errorf("%+v must never be skipped; bound radius %v", c, br)
 		}
 	}
 }
@@ -314,5 +313,45 @@ func TestStepVRMSpringsBlocksAndColliderLists(t *testing.T) {
 	}
 	if pushes < 100 {
 		t.Errorf("tails came near the colliders %d times: the scene shows little", pushes)
+	}
+}
+
+// TestStepVRMSpringsStaysInItsJoints gives springs destinations and
+// states longer than their chains, and more springs than one block
+// holds: the elements past each chain keep their values.
+func TestStepVRMSpringsStaysInItsJoints(t *testing.T) {
+	sentinel := mgl32.Vec3{7, 7, 7}
+	sentQ := mgl32.Quat{W: 7}
+	var springs []VRMSpring
+	for k := range 21 {
+		c := straightVRM(t, 2+k%7, 0.05, mgl32.Vec3{0, -1, 0}, VRMJointDesc{Stiffness: 0.5, GravityPower: 1, GravityDir: mgl32.Vec3{1, 0, 0}, DragForce: 0.2, HitRadius: 0.02})
+		n := c.Len()
+		s := VRMState{CurTail: make([]mgl32.Vec3, n+3), PrevTail: make([]mgl32.Vec3, n+3)}
+		ResetVRM(&s, c, mgl32.Vec3{}, mgl32.QuatIdent(), one, mgl32.Vec3{}, mgl32.QuatIdent())
+		dst := make([]mgl32.Quat, n+3)
+		for i := n; i < n+3; i++ {
+			s.CurTail[i], s.PrevTail[i], dst[i] = sentinel, sentinel, sentQ
+		}
+		springs = append(springs, VRMSpring{DstLocalRot: dst, State: &s, Chain: c, ParentRot: mgl32.QuatIdent(), ParentScale: one,
+			Colliders: []collide.Shape{{Kind: collide.Sphere, A: mgl32.Vec3{0.05, -0.1, 0}, B: mgl32.Vec3{0.05, -0.1, 0}, RA: 0.03, RB: 0.03}}})
+	}
+	for f := range 30 {
+		for k := range springs {
+			springs[k].ParentPos = mgl32.Vec3{0.01 * float32(f%5), 0, 0}
+		}
+		StepVRMSprings(springs, 1.0/60)
+		sp := &springs[f%len(springs)]
+		StepVRM(sp.DstLocalRot, sp.State, sp.Chain, sp.ParentPos, sp.ParentRot, sp.ParentScale, sp.CenterPos, sp.CenterRot, sp.Colliders, 1.0/60)
+	}
+	for k, sp := range springs {
+		n := sp.Chain.Len()
+		for i := n; i < n+3; i++ {
+			if sp.State.CurTail[i] != sentinel || sp.State.PrevTail[i] != sentinel || sp.DstLocalRot[i] != sentQ {
+				t.Fatalf("spring %d (%d joints): element %d written: %v %v %v", k, n, i, sp.State.CurTail[i], sp.State.PrevTail[i], sp.DstLocalRot[i])
+			}
+		}
+		if sp.State.CurTail[n-1] == sentinel || sp.DstLocalRot[n-1] == (mgl32.Quat{}) {
+			t.Fatalf("spring %d: last joint not stepped", k)
+		}
 	}
 }
