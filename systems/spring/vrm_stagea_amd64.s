@@ -2,16 +2,9 @@
 
 #include "go_asm.h"
 #include "textflag.h"
+#include "vrm_simd_amd64.h"
 
-// Stage A and B of the VRM fast path for the four slots of a quad, one
-// slot per SSE lane. Each is the scalar stageA1 / stageB1 (vrm_fast.go)
-// with every operation in the same order, so the results are the same
-// bits; comments name the Go expression a block computes. Only SSE2 is
-// used: every amd64 processor has it.
-//
-// Per slot data come in rows (one slot's fields, loaded 16 or 12 bytes at
-// a time) and are transposed to columns (one field of the four slots);
-// results go back the same way. The quad's own arrays are columns already.
+// Stage A: stageA1 and touch1 (vrm_fast.go) for four slots.
 
 DATA one<>+0(SB)/4, $0x3f800000
 DATA one<>+4(SB)/4, $0x3f800000
@@ -31,12 +24,6 @@ DATA huge<>+8(SB)/4, $0x7f7fffff
 DATA huge<>+12(SB)/4, $0x7f7fffff
 GLOBL huge<>(SB), RODATA|NOPTR, $16
 
-DATA h2min<>+0(SB)/4, $0x3e4ccccd // float32(0.2)
-DATA h2min<>+4(SB)/4, $0x3e4ccccd
-DATA h2min<>+8(SB)/4, $0x3e4ccccd
-DATA h2min<>+12(SB)/4, $0x3e4ccccd
-GLOBL h2min<>(SB), RODATA|NOPTR, $16
-
 DATA slack<>+0(SB)/4, $0x3f800054 // float32(1 + 1e-5)
 DATA slack<>+4(SB)/4, $0x3f800054
 DATA slack<>+8(SB)/4, $0x3f800054
@@ -49,197 +36,11 @@ DATA tinier<>+8(SB)/4, $0x1e3ce508
 DATA tinier<>+12(SB)/4, $0x1e3ce508
 GLOBL tinier<>(SB), RODATA|NOPTR, $16
 
-// lanes<>+16*m: all ones in the elements whose bit is set in m.
-DATA lanes<>+0(SB)/4, $0x0
-DATA lanes<>+4(SB)/4, $0x0
-DATA lanes<>+8(SB)/4, $0x0
-DATA lanes<>+12(SB)/4, $0x0
-DATA lanes<>+16(SB)/4, $0xffffffff
-DATA lanes<>+20(SB)/4, $0x0
-DATA lanes<>+24(SB)/4, $0x0
-DATA lanes<>+28(SB)/4, $0x0
-DATA lanes<>+32(SB)/4, $0x0
-DATA lanes<>+36(SB)/4, $0xffffffff
-DATA lanes<>+40(SB)/4, $0x0
-DATA lanes<>+44(SB)/4, $0x0
-DATA lanes<>+48(SB)/4, $0xffffffff
-DATA lanes<>+52(SB)/4, $0xffffffff
-DATA lanes<>+56(SB)/4, $0x0
-DATA lanes<>+60(SB)/4, $0x0
-DATA lanes<>+64(SB)/4, $0x0
-DATA lanes<>+68(SB)/4, $0x0
-DATA lanes<>+72(SB)/4, $0xffffffff
-DATA lanes<>+76(SB)/4, $0x0
-DATA lanes<>+80(SB)/4, $0xffffffff
-DATA lanes<>+84(SB)/4, $0x0
-DATA lanes<>+88(SB)/4, $0xffffffff
-DATA lanes<>+92(SB)/4, $0x0
-DATA lanes<>+96(SB)/4, $0x0
-DATA lanes<>+100(SB)/4, $0xffffffff
-DATA lanes<>+104(SB)/4, $0xffffffff
-DATA lanes<>+108(SB)/4, $0x0
-DATA lanes<>+112(SB)/4, $0xffffffff
-DATA lanes<>+116(SB)/4, $0xffffffff
-DATA lanes<>+120(SB)/4, $0xffffffff
-DATA lanes<>+124(SB)/4, $0x0
-DATA lanes<>+128(SB)/4, $0x0
-DATA lanes<>+132(SB)/4, $0x0
-DATA lanes<>+136(SB)/4, $0x0
-DATA lanes<>+140(SB)/4, $0xffffffff
-DATA lanes<>+144(SB)/4, $0xffffffff
-DATA lanes<>+148(SB)/4, $0x0
-DATA lanes<>+152(SB)/4, $0x0
-DATA lanes<>+156(SB)/4, $0xffffffff
-DATA lanes<>+160(SB)/4, $0x0
-DATA lanes<>+164(SB)/4, $0xffffffff
-DATA lanes<>+168(SB)/4, $0x0
-DATA lanes<>+172(SB)/4, $0xffffffff
-DATA lanes<>+176(SB)/4, $0xffffffff
-DATA lanes<>+180(SB)/4, $0xffffffff
-DATA lanes<>+184(SB)/4, $0x0
-DATA lanes<>+188(SB)/4, $0xffffffff
-DATA lanes<>+192(SB)/4, $0x0
-DATA lanes<>+196(SB)/4, $0x0
-DATA lanes<>+200(SB)/4, $0xffffffff
-DATA lanes<>+204(SB)/4, $0xffffffff
-DATA lanes<>+208(SB)/4, $0xffffffff
-DATA lanes<>+212(SB)/4, $0x0
-DATA lanes<>+216(SB)/4, $0xffffffff
-DATA lanes<>+220(SB)/4, $0xffffffff
-DATA lanes<>+224(SB)/4, $0x0
-DATA lanes<>+228(SB)/4, $0xffffffff
-DATA lanes<>+232(SB)/4, $0xffffffff
-DATA lanes<>+236(SB)/4, $0xffffffff
-DATA lanes<>+240(SB)/4, $0xffffffff
-DATA lanes<>+244(SB)/4, $0xffffffff
-DATA lanes<>+248(SB)/4, $0xffffffff
-DATA lanes<>+252(SB)/4, $0xffffffff
-GLOBL lanes<>(SB), RODATA|NOPTR, $256
-
-DATA sign<>+0(SB)/4, $0x80000000
-DATA sign<>+4(SB)/4, $0x80000000
-DATA sign<>+8(SB)/4, $0x80000000
-DATA sign<>+12(SB)/4, $0x80000000
-GLOBL sign<>(SB), RODATA|NOPTR, $16
-
-// TRANSPOSE turns rows r0..r3 (slots 0..3) into columns, or columns into
-// rows: afterwards r1, t1, r3, r2 hold element 0, 1, 2, 3 of every row.
-#define TRANSPOSE(r0, r1, r2, r3, t0, t1) \
-	MOVAPS   r0, t0; \
-	UNPCKLPS r1, t0; \
-	UNPCKHPS r1, r0; \
-	MOVAPS   r2, t1; \
-	UNPCKLPS r3, t1; \
-	UNPCKHPS r3, r2; \
-	MOVAPS   t0, r1; \
-	MOVLHPS  t1, r1; \
-	MOVHLPS  t0, t1; \
-	MOVAPS   r0, r3; \
-	MOVLHPS  r2, r3; \
-	MOVHLPS  r0, r2
-
-// LOADV3 sets x to (v.x, v.y, v.z, 0) for the mgl32.Vec3 at p: 12 bytes,
-// since reading 16 could leave the slice's memory.
-#define LOADV3(p, x, t) \
-	MOVSD   (p), x; \
-	MOVSS   8(p), t; \
-	MOVLHPS t, x
-
-// STOREV3 stores the first three elements of x to the mgl32.Vec3 at p.
-#define STOREV3(x, p, t) \
-	MOVSD   x, (p); \
-	MOVHLPS x, t; \
-	MOVSS   t, 8(p)
-
-// Slot pointers. Slot s's data are the slices q.joints[s], q.cur[s],
-// q.prev[s] and q.dst[s]; it has a joint at i (CX) when i <
-// len(q.joints[s]), whatever the other slices' lengths. The scaled index
-// is in DX (joints: i*vrmJoint__size) or AX (tails: i*12, outputs: i*16).
-// A slot without a joint reads idle data (R12, R13) and stores to q.sink
-// (SI); nothing else is ever dereferenced for it.
-#define JOINTPTR(s, r) \
-	MOVQ    (quad_joints+24*s)(DI), r; \
-	ADDQ    DX, r; \
-	CMPQ    CX, (quad_joints+24*s+8)(DI); \
-	CMOVQGE R12, r
-
-#define LOADPTR(field, s, r) \
-	MOVQ    (field+24*s)(DI), r; \
-	ADDQ    AX, r; \
-	CMPQ    CX, (quad_joints+24*s+8)(DI); \
-	CMOVQGE R13, r
-
-#define STOREPTR(field, s, r) \
-	MOVQ    (field+24*s)(DI), r; \
-	ADDQ    AX, r; \
-	CMPQ    CX, (quad_joints+24*s+8)(DI); \
-	CMOVQGE SI, r
-
-// SLOTS loads the slot pointers' common registers: CX = i, DX, R12, R13, SI.
-#define SLOTS \
-	MOVQ    i+8(FP), CX; \
-	IMUL3Q  $vrmJoint__size, CX, DX; \
-	LEAQ    ·idleJoint(SB), R12; \
-	LEAQ    ·idleVec(SB), R13; \
-	LEAQ    quad_sink(DI), SI
-
-// PARK parks slot s (see quad.park) when i (CX) is its spring's length.
-#define PARK(s, skip) \
-	CMPQ CX, (quad_joints+24*s+8)(DI); \
-	JNE  skip; \
-	MOVL $0, (quad_rx+4*s)(DI); \
-	MOVL $0, (quad_ry+4*s)(DI); \
-	MOVL $0, (quad_rz+4*s)(DI); \
-	MOVL $0x3f800000, (quad_rw+4*s)(DI); \
-	MOVL $0, (quad_hx+4*s)(DI); \
-	MOVL $0, (quad_hy+4*s)(DI); \
-	MOVL $0, (quad_hz+4*s)(DI); \
-	MOVL $0, (quad_cpx+4*s)(DI); \
-	MOVL $0, (quad_cpy+4*s)(DI); \
-	MOVL $0, (quad_cpz+4*s)(DI); \
-	MOVL $0, (quad_crx+4*s)(DI); \
-	MOVL $0, (quad_cry+4*s)(DI); \
-	MOVL $0, (quad_crz+4*s)(DI); \
-	MOVL $0x3f800000, (quad_crw+4*s)(DI); \
-skip:
-
-// ROT sets v to q.rot(v): t = q.rotT(v), v = q.rotFin(v, t).
-#define ROT(qx, qy, qz, qw, vx, vy, vz, tx, ty, tz, s0, s1) \
-	MOVAPS qy, tx; MULPS vz, tx; MOVAPS qz, s0; MULPS vy, s0; SUBPS s0, tx; ADDPS tx, tx; \
-	MOVAPS qz, ty; MULPS vx, ty; MOVAPS qx, s0; MULPS vz, s0; SUBPS s0, ty; ADDPS ty, ty; \
-	MOVAPS qx, tz; MULPS vy, tz; MOVAPS qy, s0; MULPS vx, s0; SUBPS s0, tz; ADDPS tz, tz; \
-	MOVAPS qw, s0; MULPS tx, s0; ADDPS s0, vx; \
-	MOVAPS qy, s0; MULPS tz, s0; MOVAPS qz, s1; MULPS ty, s1; SUBPS s1, s0; ADDPS s0, vx; \
-	MOVAPS qw, s0; MULPS ty, s0; ADDPS s0, vy; \
-	MOVAPS qz, s0; MULPS tx, s0; MOVAPS qx, s1; MULPS tz, s1; SUBPS s1, s0; ADDPS s0, vy; \
-	MOVAPS qw, s0; MULPS tz, s0; ADDPS s0, vz; \
-	MOVAPS qx, s0; MULPS ty, s0; MOVAPS qy, s1; MULPS tx, s1; SUBPS s1, s0; ADDPS s0, vz
-
-// QMUL sets o to the Hamilton product a*b: o.w = a.mulW(b), o.v = a.mulV(b).
-#define QMUL(aw, ax, ay, az, bw, bx, by, bz, ow, ox, oy, oz, t) \
-	MOVAPS aw, ow; MULPS bw, ow; MOVAPS ax, t; MULPS bx, t; SUBPS t, ow; MOVAPS ay, t; MULPS by, t; SUBPS t, ow; MOVAPS az, t; MULPS bz, t; SUBPS t, ow; \
-	MOVAPS aw, ox; MULPS bx, ox; MOVAPS ax, t; MULPS bw, t; ADDPS t, ox; MOVAPS ay, t; MULPS bz, t; ADDPS t, ox; MOVAPS az, t; MULPS by, t; SUBPS t, ox; \
-	MOVAPS aw, oy; MULPS by, oy; MOVAPS ay, t; MULPS bw, t; ADDPS t, oy; MOVAPS az, t; MULPS bx, t; ADDPS t, oy; MOVAPS ax, t; MULPS bz, t; SUBPS t, oy; \
-	MOVAPS aw, oz; MULPS bz, oz; MOVAPS az, t; MULPS bw, t; ADDPS t, oz; MOVAPS ax, t; MULPS by, t; ADDPS t, oz; MOVAPS ay, t; MULPS bx, t; SUBPS t, oz
-
-// collide.Shape, checked by vrm_layout.go.
-#define shape_kind 0
-#define shape_bound 1
-#define shape_a 4
-#define shape_b 16
-#define shape_ra 28
-#define shape_rb 32
-#define shape_n 36
-#define shape_size 48
-
-// BCAST sets x to the float32 at m in every element.
-#define BCAST(m, x) \
-	MOVSS  m, x; \
-	SHUFPS $0, x, x
-
-// DOT3 sets o to (ax*bx + ay*by) + az*bz; t is clobbered.
-#define DOT3(ax, ay, az, bx, by, bz, o, t) \
-	MOVAPS ax, o; MULPS bx, o; MOVAPS ay, t; MULPS by, t; ADDPS t, o; MOVAPS az, t; MULPS bz, t; ADDPS t, o
+DATA bits<>+0(SB)/4, $1
+DATA bits<>+4(SB)/4, $2
+DATA bits<>+8(SB)/4, $4
+DATA bits<>+12(SB)/4, $8
+GLOBL bits<>(SB), RODATA|NOPTR, $16
 
 // func stageA(q *quad, i int) uint32
 TEXT ·stageA(SB), NOSPLIT, $0-20
@@ -486,11 +287,12 @@ integrate:
 	MOVL    $0xffffffff, DX
 	MOVL    quad_near(DI), R9
 	MOVBLZX quad_active(DI), R10
-	MOVQ    R10, AX
-	SHLQ    $4, AX
-	LEAQ    lanes<>(SB), R11
-	MOVUPS  (R11)(AX*1), X4
-	MOVUPS  X4, (quad_spill+0)(DI)
+	MOVQ    R10, X12
+	PSHUFD  $0, X12, X12
+	MOVOU   bits<>(SB), X13
+	PAND    X13, X12
+	PCMPEQL X13, X12 // all ones where the slot's bit is set
+	MOVUPS  X12, (quad_spill+0)(DI)
 	MOVQ    quad_cols+0(DI), R8
 	MOVAPS  X5, X2 // next X1 X3 X5 to X0 X1 X2
 	MOVAPS  X3, X4
@@ -735,191 +537,3 @@ sphere:
 touched:
 	MOVL    DX, ret+16(FP)
 	RET
-
-// func stageB(q *quad, i int) bool
-TEXT ·stageB(SB), NOSPLIT, $0-17
-	MOVQ q+0(FP), DI
-	SLOTS
-
-	// h := rest.add(dir); decline unless h.dot(h) >= 0.2 in every slot
-	MOVUPS quad_ax(DI), X0
-	MOVUPS quad_ay(DI), X1
-	MOVUPS quad_az(DI), X2
-	MOVUPS quad_dx(DI), X3
-	MOVUPS quad_dy(DI), X4
-	MOVUPS quad_dz(DI), X5
-	ADDPS  X0, X3
-	ADDPS  X1, X4
-	ADDPS  X2, X5 // h X3 X4 X5
-	MOVAPS X3, X6
-	MULPS  X3, X6
-	MOVAPS X4, X7
-	MULPS  X4, X7
-	ADDPS  X7, X6
-	MOVAPS X5, X7
-	MULPS  X5, X7
-	ADDPS  X7, X6
-	MOVUPS h2min<>(SB), X7
-	CMPPS  X6, X7, $2 // 0.2 <= h2
-	MOVMSKPS X7, BX
-	CMPL   BX, $15
-	JNE    decline
-
-	// inv := 1 / sqrt(h.dot(h)*rest.dot(rest))
-	MOVAPS X0, X7
-	MULPS  X0, X7
-	MOVAPS X1, X8
-	MULPS  X1, X8
-	ADDPS  X8, X7
-	MOVAPS X2, X8
-	MULPS  X2, X8
-	ADDPS  X8, X7
-	MULPS  X7, X6
-	SQRTPS X6, X6
-	MOVUPS one<>(SB), X7
-	DIVPS  X6, X7
-
-	// r := rest.cross(h).scale(inv).q(rest.dot(h) * inv)
-	MOVAPS X1, X8
-	MULPS  X5, X8
-	MOVAPS X2, X9
-	MULPS  X4, X9
-	SUBPS  X9, X8
-	MULPS  X7, X8
-	MOVAPS X2, X9
-	MULPS  X3, X9
-	MOVAPS X0, X10
-	MULPS  X5, X10
-	SUBPS  X10, X9
-	MULPS  X7, X9
-	MOVAPS X0, X10
-	MULPS  X4, X10
-	MOVAPS X1, X11
-	MULPS  X3, X11
-	SUBPS  X11, X10
-	MULPS  X7, X10
-	MULPS  X3, X0
-	MULPS  X4, X1
-	ADDPS  X1, X0
-	MULPS  X5, X2
-	ADDPS  X2, X0
-	MULPS  X7, X0 // r: w X0, x X8, y X9, z X10
-
-	// restRot := pr, or pr.mulV(lr).q(pr.mulW(lr)) in every slot unless
-	// every slot's joint has the identity rest rotation
-	JOINTPTR(0, R8)
-	JOINTPTR(1, R9)
-	JOINTPTR(2, R10)
-	JOINTPTR(3, R11)
-	MOVB vrmJoint_identRot(R8), BL
-	ANDB vrmJoint_identRot(R9), BL
-	ANDB vrmJoint_identRot(R10), BL
-	ANDB vrmJoint_identRot(R11), BL
-	JNE  ident
-	MOVUPS X0, (quad_spill+0)(DI)
-	MOVUPS X8, (quad_spill+16)(DI)
-	MOVUPS X9, (quad_spill+32)(DI)
-	MOVUPS X10, (quad_spill+48)(DI)
-	MOVUPS vrmJoint_localRot(R8), X0
-	MOVUPS vrmJoint_localRot(R9), X1
-	MOVUPS vrmJoint_localRot(R10), X2
-	MOVUPS vrmJoint_localRot(R11), X3
-	TRANSPOSE(X0, X1, X2, X3, X4, X5) // lr: w X1, x X5, y X3, z X2
-	MOVUPS quad_rw(DI), X6
-	MOVUPS quad_rx(DI), X7
-	MOVUPS quad_ry(DI), X8
-	MOVUPS quad_rz(DI), X9
-	QMUL(X6, X7, X8, X9, X1, X5, X3, X2, X10, X11, X12, X13, X0)
-	MOVUPS (quad_spill+0)(DI), X0
-	MOVUPS (quad_spill+16)(DI), X1
-	MOVUPS (quad_spill+32)(DI), X2
-	MOVUPS (quad_spill+48)(DI), X3
-	JMP    turn
-
-ident:
-	MOVAPS X8, X1
-	MOVAPS X9, X2
-	MOVAPS X10, X3
-	MOVUPS quad_rw(DI), X10
-	MOVUPS quad_rx(DI), X11
-	MOVUPS quad_ry(DI), X12
-	MOVUPS quad_rz(DI), X13
-
-turn:
-	// world := r.mulV(restRot).q(r.mulW(restRot)); r in X0-X3, restRot in X10-X13
-	QMUL(X0, X1, X2, X3, X10, X11, X12, X13, X4, X5, X6, X7, X8) // world X4-X7
-
-	// local := pr.conj() * world
-	MOVUPS sign<>(SB), X8
-	MOVUPS quad_rw(DI), X0
-	MOVUPS quad_rx(DI), X1
-	XORPS  X8, X1
-	MOVUPS quad_ry(DI), X2
-	XORPS  X8, X2
-	MOVUPS quad_rz(DI), X3
-	XORPS  X8, X3
-	QMUL(X0, X1, X2, X3, X4, X5, X6, X7, X9, X10, X11, X12, X8) // local X9-X12
-	MOVUPS X4, quad_rw(DI)
-	MOVUPS X5, quad_rx(DI)
-	MOVUPS X6, quad_ry(DI)
-	MOVUPS X7, quad_rz(DI)
-
-	// *dst = local.quat(): rows w, x, y, z
-	MOVQ   CX, AX
-	SHLQ   $4, AX // i*16
-	TRANSPOSE(X9, X10, X11, X12, X13, X14) // slots 0-3: X10 X14 X12 X11
-	STOREPTR(quad_dst, 0, R8)
-	MOVUPS X10, (R8)
-	STOREPTR(quad_dst, 1, R8)
-	MOVUPS X14, (R8)
-	STOREPTR(quad_dst, 2, R8)
-	MOVUPS X12, (R8)
-	STOREPTR(quad_dst, 3, R8)
-	MOVUPS X11, (R8)
-
-	// head = next; next in centre space: cr⁻¹.rot(next - cp)
-	MOVUPS quad_nx(DI), X0
-	MOVUPS quad_ny(DI), X1
-	MOVUPS quad_nz(DI), X2
-	MOVUPS X0, quad_hx(DI)
-	MOVUPS X1, quad_hy(DI)
-	MOVUPS X2, quad_hz(DI)
-	CMPB   quad_centred(DI), $0
-	JEQ    store
-	MOVUPS quad_cpx(DI), X3
-	SUBPS  X3, X0
-	MOVUPS quad_cpy(DI), X3
-	SUBPS  X3, X1
-	MOVUPS quad_cpz(DI), X3
-	SUBPS  X3, X2
-	MOVUPS sign<>(SB), X7
-	MOVUPS quad_crx(DI), X3
-	XORPS  X7, X3
-	MOVUPS quad_cry(DI), X4
-	XORPS  X7, X4
-	MOVUPS quad_crz(DI), X5
-	XORPS  X7, X5
-	MOVUPS quad_crw(DI), X6
-	ROT(X3, X4, X5, X6, X0, X1, X2, X7, X8, X9, X10, X11)
-
-store:
-	// *cur = next.vec()
-	LEAQ  (CX)(CX*2), AX
-	SHLQ  $2, AX // i*12
-	XORPS X3, X3
-	TRANSPOSE(X0, X1, X2, X3, X4, X5) // slots 0-3: X1 X5 X3 X2
-	STOREPTR(quad_cur, 0, R8)
-	STOREV3(X1, R8, X6)
-	STOREPTR(quad_cur, 1, R8)
-	STOREV3(X5, R8, X6)
-	STOREPTR(quad_cur, 2, R8)
-	STOREV3(X3, R8, X6)
-	STOREPTR(quad_cur, 3, R8)
-	STOREV3(X2, R8, X6)
-	MOVB $1, ret+16(FP)
-	RET
-
-decline:
-	MOVB $0, ret+16(FP)
-	RET
-
