@@ -29,15 +29,23 @@ func ldq(q *mgl32.Quat) q4      { return q4{q.W, q.V[0], q.V[1], q.V[2]} }
 func (q q4) quat() mgl32.Quat   { return mgl32.Quat{W: q.w, V: mgl32.Vec3{q.x, q.y, q.z}} }
 func (q q4) conj() q4           { return q4{q.w, -q.x, -q.y, -q.z} }
 func sqrt(f float32) float32    { return float32(math.Sqrt(float64(f))) }
-func maxAbs(v v3) float32       { return max(abs(v.x), abs(v.y), abs(v.z)) }
-func (a v3) finite() bool       { return a.x-a.x == 0 && a.y-a.y == 0 && a.z-a.z == 0 }
-func (q q4) finite() bool       { return q.w-q.w == 0 && q.x-q.x == 0 && q.y-q.y == 0 && q.z-q.z == 0 }
-func (q q4) dot(b q4) float32   { return q.w*b.w + q.x*b.x + q.y*b.y + q.z*b.z }
-func abs(f float32) float32 {
-	if f < 0 {
-		return -f
+
+func (a v3) finite() bool     { return a.x-a.x == 0 && a.y-a.y == 0 && a.z-a.z == 0 }
+func (q q4) finite() bool     { return q.w-q.w == 0 && q.x-q.x == 0 && q.y-q.y == 0 && q.z-q.z == 0 }
+func (q q4) dot(b q4) float32 { return q.w*b.w + q.x*b.x + q.y*b.y + q.z*b.z }
+
+// maxAbs returns the largest absolute component of v, NaN if one is NaN:
+// it compares the bits without the sign, which order non-negative floats
+// (and NaNs above +Inf) as the values do, and costs less than max.
+func maxAbs(v v3) float32 {
+	a := math.Float32bits(v.x) &^ (1 << 31)
+	if b := math.Float32bits(v.y) &^ (1 << 31); b > a {
+		a = b
 	}
-	return f
+	if b := math.Float32bits(v.z) &^ (1 << 31); b > a {
+		a = b
+	}
+	return math.Float32frombits(a)
 }
 
 // norm returns a/|a|, or fallback when a is (nearly) zero or not finite.

@@ -24,12 +24,14 @@ import (
 //     restRot * FromTo(axis, restRot⁻¹ dir), the general path's world
 //     rotation, without moving dir into the rest frame.
 //
-// A joint takes three steps: stage A integrates and renormalises the tail,
-// collide1 pushes it out of the colliders, stage B turns the joint. Stage
-// A and B run on four springs at once (stageA, stageB; SIMD on amd64);
-// stageA1 and stageB1 below are their scalar definition: the SIMD kernels
-// perform the same operations in the same order, so that both give the
-// same bits.
+// A joint takes three steps. Stage A integrates and renormalises the tail
+// (stageA1), then pushes it out of the spheres it touches (touch1) up to
+// the first collider of another kind; collide1 goes on from there in Go;
+// stage B turns the joint (stageB1). Stage A and B run on the four slots
+// of a quad at once (stageA, stageB; SSE on amd64). The functions below
+// are their scalar definition: the kernels perform the same operations in
+// the same order, so both give the same bits, and they serve as the
+// implementation elsewhere and for a quad with one spring left (step1).
 
 // slot returns the joint i of slot s and where its tails and output are,
 // or idle data for a slot without one.

@@ -43,11 +43,16 @@ func (q *quad) reachable(lanes []lane) uint32 {
 	o := lanes[q.lanes[0]].head
 	R, size := float32(0), maxAbs(o)
 	for _, li := range q.lanes {
-		if li >= 0 {
-			l := &lanes[li]
-			r := l.c.reach * l.k
-			R = max(R, l.head.sub(o).len()+r)
-			size = max(size, maxAbs(l.head)+r)
+		if li < 0 {
+			continue
+		}
+		l := &lanes[li]
+		r := l.c.reach * l.k
+		if d := l.head.sub(o).len() + r; d > R {
+			R = d
+		}
+		if d := maxAbs(l.head) + r; d > size {
+			size = d
 		}
 	}
 	slack := 1e-5 * (1 + size)

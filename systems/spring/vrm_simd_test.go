@@ -103,6 +103,9 @@ func randShapes(rng *rand.Rand, n int) []collide.Shape {
 		if rng.Intn(20) == 0 {
 			col.Kind = 7
 		}
+		if rng.Intn(40) == 0 {
+			col.RA = float32(math.NaN()) // garbage in: both paths alike, finite out
+		}
 		cols[c] = col
 	}
 	return cols

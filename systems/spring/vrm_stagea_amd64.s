@@ -369,9 +369,10 @@ capsule:
 	MULPS   X6, X12
 	SUBPS   X12, X9
 	DOT3(X7, X8, X9, X7, X8, X9, X13, X14)
-	// R := max(c.RA, c.RB) + r; d.dot(d) > R*R*(1+1e-5) misses
-	MOVSS   shape_ra(R12), X10
-	MAXSS   shape_rb(R12), X10
+	// R := c.RA, or c.RB if c.RB > R; R += r; d.dot(d) > R*R*(1+1e-5)
+	// misses. MAXSS keeps its destination only when greater: RB.
+	MOVSS   shape_rb(R12), X10
+	MAXSS   shape_ra(R12), X10
 	SHUFPS  $0, X10, X10
 	ADDPS   X3, X10
 	MULPS   X10, X10
