@@ -55,9 +55,32 @@ func StepVRM(dstLocalRot []mgl32.Quat, s *VRMState, c *VRMChain,
 		CenterPos: centerPos, CenterRot: centerRot,
 		Colliders: colliders,
 	}
+	dt = stepDt(dt)
 	var l [1]lane
-	var q [1]quad
-	stepBlock([]VRMSpring{sp}, l[:], q[:], stepDt(dt))
+	if !l[0].load(&sp, dt) {
+		return
+	}
+	if !l[0].fast {
+		for i := range l[0].n {
+			l[0].stepGeneral(i, dt)
+		}
+		return
+	}
+	// One spring: a quad of one, stepped by the scalar definitions of the
+	// SIMD stages (as StepVRMSprings steps a quad with one spring left),
+	// trying every collider.
+	var q quad
+	q.reset()
+	q.add(0, &l[0], 0)
+	for s := 1; s < 4; s++ {
+		q.empty(s)
+	}
+	if q.near = ^uint32(0); len(q.cols) < 32 {
+		q.near = 1<<len(q.cols) - 1
+	}
+	for i := range l[0].n {
+		q.step1(i, l[:])
+	}
 }
 
 // VRMSpring is one spring's data for StepVRMSprings: the arguments of
