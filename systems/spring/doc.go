@@ -85,7 +85,8 @@
 // kernels compute the four with one instruction per operation; they
 // perform the same operations in the same order as the scalar Go
 // definitions, which serve elsewhere (and under the purego build tag), so
-// results are the same bits either way. Colliders a spring cannot reach
+// results are the same bits either way, whatever GOAMD64 lets the compiler
+// fuse: the definitions round every product explicitly. Colliders a spring cannot reach
 // (its bone lengths and hit radius from its first joint's head) are never
 // tried, and a sphere pushes inside the kernel; other shapes push in Go.
 //

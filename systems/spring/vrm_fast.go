@@ -61,7 +61,7 @@ func (q *quad) stageA1(s, i int) {
 	pr := q4{q.rw[s], q.rx[s], q.ry[s], q.rz[s]}
 	rest := pr.rotFin(j.restAxis, pr.rotT(j.restAxis))
 	k := q.k[s]
-	next = next.add(rest.scale(j.stiffness).add(j.gravity).scale(j.force*k + q.fk[s]))
+	next = next.add(rest.scale(j.stiffness).add(j.gravity).scale(float32(j.force*k) + q.fk[s]))
 	head := v3{q.hx[s], q.hy[s], q.hz[s]}
 	d := next.sub(head)
 	dir := rest
@@ -102,11 +102,12 @@ func (q *quad) stageB1(s, i int) {
 	pr := q4{q.rw[s], q.rx[s], q.ry[s], q.rz[s]}
 	restRot := pr
 	if !q.identRot {
-		restRot = pr.mulV(j.localRot).q(pr.mulW(j.localRot))
+		lr := j.localRot
+		restRot = q4{pr.mulW(lr), pr.mulX(lr), pr.mulY(lr), pr.mulZ(lr)}
 	}
-	world := r.mulV(restRot).q(r.mulW(restRot))
+	world := q4{r.mulW(restRot), r.mulX(restRot), r.mulY(restRot), r.mulZ(restRot)}
 	pr = pr.conj()
-	local := pr.mulV(world).q(pr.mulW(world))
+	local := q4{pr.mulW(world), pr.mulX(world), pr.mulY(world), pr.mulZ(world)}
 	q.rx[s], q.ry[s], q.rz[s], q.rw[s] = world.x, world.y, world.z, world.w
 	next := v3{q.nx[s], q.ny[s], q.nz[s]}
 	q.hx[s], q.hy[s], q.hz[s] = next.x, next.y, next.z

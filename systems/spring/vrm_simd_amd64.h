@@ -103,7 +103,7 @@ skip:
 	MOVAPS qw, s0; MULPS tz, s0; ADDPS s0, vz; \
 	MOVAPS qx, s0; MULPS ty, s0; MOVAPS qy, s1; MULPS tx, s1; SUBPS s1, s0; ADDPS s0, vz
 
-// QMUL sets o to the Hamilton product a*b: o.w = a.mulW(b), o.v = a.mulV(b).
+// QMUL sets o to the Hamilton product a*b: a.mulW(b), a.mulX(b), ....
 #define QMUL(aw, ax, ay, az, bw, bx, by, bz, ow, ox, oy, oz, t) \
 	MOVAPS aw, ow; MULPS bw, ow; MOVAPS ax, t; MULPS bx, t; SUBPS t, ow; MOVAPS ay, t; MULPS by, t; SUBPS t, ow; MOVAPS az, t; MULPS bz, t; SUBPS t, ow; \
 	MOVAPS aw, ox; MULPS bx, ox; MOVAPS ax, t; MULPS bw, t; ADDPS t, ox; MOVAPS ay, t; MULPS bz, t; ADDPS t, ox; MOVAPS az, t; MULPS by, t; SUBPS t, ox; \

@@ -93,7 +93,7 @@ TEXT ·stageB(SB), NOSPLIT, $0-17
 	ADDPS  X2, X0
 	MULPS  X7, X0 // r: w X0, x X8, y X9, z X10
 
-	// restRot := pr, or pr.mulV(lr).q(pr.mulW(lr)) in every slot unless
+	// restRot := pr, or pr*lr (q4{pr.mulW(lr), pr.mulX(lr), ...}) in every slot unless
 	// every slot's joint has the identity rest rotation
 	JOINTPTR(0, R8)
 	JOINTPTR(1, R9)
@@ -134,7 +134,7 @@ ident:
 	MOVUPS quad_rz(DI), X13
 
 turn:
-	// world := r.mulV(restRot).q(r.mulW(restRot)); r in X0-X3, restRot in X10-X13
+	// world := r*restRot; r in X0-X3, restRot in X10-X13
 	QMUL(X0, X1, X2, X3, X10, X11, X12, X13, X4, X5, X6, X7, X8) // world X4-X7
 
 	// local := pr.conj() * world
