@@ -8,8 +8,8 @@ import (
 
 // quad is up to four fast-path springs stepped side by side. Their state
 // is struct-of-arrays, element s of every array belonging to the spring in
-// slot s, so that one SIMD instruction serves all four (stageA, stageB,
-// touches); the scalar stageA1 and stageB1 compute exactly the same per
+// slot s, so that one SIMD instruction serves all four (stageA, stageB);
+// the scalar stageA1, touch1 and stageB1 compute exactly the same per
 // slot.
 //
 // At joint i, slot s has a joint when i < len(joints[s]). One that has
@@ -122,7 +122,9 @@ func (q *quad) collide(ft uint32, lanes []lane) {
 }
 
 // from returns the first collider collide1 must try for slot s given
-// stage A's first-touch bytes, len(cols) if none.
+// stage A's first-touch bytes: all of them without a shared list, else the
+// first one stage A left to Go, else the first one past those stage A
+// tries (len(cols) when it tries them all).
 func (q *quad) from(s int, ft uint32, l *lane) int {
 	switch c := int(ft >> (8 * (s & 3)) & 0xff); {
 	case !q.shared:

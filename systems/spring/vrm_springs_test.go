@@ -200,6 +200,12 @@ func TestStepVRMSpringsLeavesBadSpringsAlone(t *testing.T) {
 		}
 	}
 	StepVRMSprings(nil, 1.0/60)
+	// ResetVRM leaves a short state alone rather than panicking.
+	short.CurTail[0] = mgl32.Vec3{9, 9, 9}
+	ResetVRM(&short, c, mgl32.Vec3{}, mgl32.QuatIdent(), one, mgl32.Vec3{}, mgl32.QuatIdent())
+	if short.CurTail[0] != (mgl32.Vec3{9, 9, 9}) {
+		t.Errorf("ResetVRM wrote %v into a state shorter than the chain", short.CurTail[0])
+	}
 }
 
 func TestStepVRMSpringsDoesNotAllocate(t *testing.T) {
