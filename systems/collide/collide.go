@@ -75,9 +75,13 @@ func grow(R, r float32, inside bool) float32 {
 
 // sphere keeps p out of (or in) the sphere of radius R at c; f is the push
 // direction for p exactly at c.
+//
+// Each product is converted to float32, which keeps the compiler from
+// fusing it with the addition (GOAMD64=v3, arm64): the spring package's
+// SIMD kernel repeats this push and must give the same bits.
 func sphere(px, py, pz, cx, cy, cz, R float32, inside bool, fx, fy, fz float32) (float32, float32, float32, bool) {
 	dx, dy, dz := px-cx, py-cy, pz-cz
-	l2 := dx*dx + dy*dy + dz*dz
+	l2 := float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
 	if inside {
 		if l2 <= R*R {
 			return px, py, pz, false
@@ -87,12 +91,12 @@ func sphere(px, py, pz, cx, cy, cz, R float32, inside bool, fx, fy, fz float32) 
 			return px, py, pz, false
 		}
 		if l2 <= tiny {
-			return cx + fx*R, cy + fy*R, cz + fz*R, true
+			return cx + float32(fx*R), cy + float32(fy*R), cz + float32(fz*R), true
 		}
 	}
 	// l2 > 0 here: outside it passed the tiny test, inside l2 > R² ≥ 0.
 	k := R / float32(math.Sqrt(float64(l2)))
-	return cx + dx*k, cy + dy*k, cz + dz*k, true
+	return cx + float32(dx*k), cy + float32(dy*k), cz + float32(dz*k), true
 }
 
 // capsule keeps p out of (or in) the round cone: the convex hull of the

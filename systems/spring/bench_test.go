@@ -77,49 +77,77 @@ func TestStressRigHas62Joints(t *testing.T) {
 	}
 }
 
-func BenchmarkStepVRM(b *testing.B) {
+// benchPath is the stress benchmarks' character motion: a fixed-seed
+// jitter on a sine path while the character turns.
+func benchPath() []benchPose {
+	rng := rand.New(rand.NewSource(7))
+	path := make([]benchPose, 256)
+	for f := range path {
+		t := float64(f) / 60
+		path[f] = benchPose{
+			mgl32.Vec3{float32(0.3*math.Sin(2*math.Pi*t)) + 0.01*rng.Float32(), 0, 0},
+			mgl32.QuatRotate(float32(0.5*math.Sin(3*t)), mgl32.Vec3{0, 1, 0}),
+		}
+	}
+	return path
+}
+
+type benchPose struct {
+	pos mgl32.Vec3
+	rot mgl32.Quat
+}
+
+// benchVRM runs the stress rig's springs along benchPath with nc colliders,
+// stepping them one by one with StepVRM or together with StepVRMSprings.
+func benchVRM(b *testing.B, nc int, together bool) {
 	rig, _ := stressRig(b)
 	joints := 0
 	states := make([]VRMState, len(rig))
 	rots := make([][]mgl32.Quat, len(rig))
+	springs := make([]VRMSpring, len(rig))
+	path := benchPath()
+	shapes := make([]collide.Shape, nc)
 	for k, c := range rig {
 		joints += c.chain.Len()
 		states[k] = c.chain.NewState()
 		rots[k] = make([]mgl32.Quat, c.chain.Len())
 		ResetVRM(&states[k], c.chain, c.pos, mgl32.QuatIdent(), one, mgl32.Vec3{}, mgl32.QuatIdent())
+		// A caller keeps its springs and updates their parents per frame.
+		springs[k] = VRMSpring{DstLocalRot: rots[k], State: &states[k], Chain: c.chain, ParentScale: one, Colliders: shapes}
 	}
-	// The character sways and turns: a fixed-seed jitter on a sine path.
-	rng := rand.New(rand.NewSource(7))
-	const frames = 256
-	type pose struct {
-		pos mgl32.Vec3
-		rot mgl32.Quat
-	}
-	path := make([]pose, frames)
-	for f := range path {
-		t := float64(f) / 60
-		path[f] = pose{
-			mgl32.Vec3{float32(0.3*math.Sin(2*math.Pi*t)) + 0.01*rng.Float32(), 0, 0},
-			mgl32.QuatRotate(float32(0.5*math.Sin(3*t)), mgl32.Vec3{0, 1, 0}),
+	b.ReportAllocs()
+	f := 0
+	for b.Loop() {
+		p := path[f%len(path)]
+		f++
+		for k := range shapes {
+			collide.ToWorld(&shapes[k], &stressColliders[k], p.pos, p.rot, one)
+		}
+		for k, c := range rig {
+			pp := p.pos.Add(mathx.Rotate(p.rot, c.pos))
+			if together {
+				springs[k].ParentPos, springs[k].ParentRot = pp, p.rot
+			} else {
+				StepVRM(rots[k], &states[k], c.chain, pp, p.rot, one, mgl32.Vec3{}, mgl32.QuatIdent(), shapes, 1.0/60)
+			}
+		}
+		if together {
+			StepVRMSprings(springs, 1.0/60)
 		}
 	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*joints), "ns/joint")
+}
+
+// BenchmarkStepVRM steps the stress rig's 62 joints spring by spring.
+func BenchmarkStepVRM(b *testing.B) {
 	for _, nc := range []int{3, 0} {
-		shapes := make([]collide.Shape, nc)
-		b.Run(fmt.Sprintf("joints=%d/colliders=%d", joints, nc), func(b *testing.B) {
-			b.ReportAllocs()
-			f := 0
-			for b.Loop() {
-				p := path[f%frames]
-				f++
-				for k := range shapes {
-					collide.ToWorld(&shapes[k], &stressColliders[k], p.pos, p.rot, one)
-				}
-				for k, c := range rig {
-					pp := p.pos.Add(mathx.Rotate(p.rot, c.pos))
-					StepVRM(rots[k], &states[k], c.chain, pp, p.rot, one, mgl32.Vec3{}, mgl32.QuatIdent(), shapes, 1.0/60)
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*joints), "ns/joint")
-		})
+		b.Run(fmt.Sprintf("joints=62/colliders=%d", nc), func(b *testing.B) { benchVRM(b, nc, false) })
+	}
+}
+
+// BenchmarkStepVRMSprings steps the same springs together.
+func BenchmarkStepVRMSprings(b *testing.B) {
+	for _, nc := range []int{3, 0} {
+		b.Run(fmt.Sprintf("joints=62/colliders=%d", nc), func(b *testing.B) { benchVRM(b, nc, true) })
 	}
 }

@@ -8,6 +8,8 @@
 //     builds an immutable VRMChain layout; VRMState holds each joint's tail
 //     now and one step ago; ResetVRM puts the tails at rest; StepVRM
 //     advances the chain and writes the joints' local rotations.
+//     StepVRMSprings advances several springs (a character's, as
+//     VRMSpring values) with the same results, several times faster.
 //   - Angle limits (VRMC_springBone_limit draft): a per-joint Limit, cone,
 //     hinge or spherical, applied after the inertia step and after every
 //     collider push.
@@ -68,6 +70,25 @@
 //     tail still inside afterwards is turned onto the nearest direction
 //     that clears the collider (exact for spheres and planes; a capsule
 //     counts as the sphere at its axis point nearest the tail).
+//
+// # Speed
+//
+// A spring under one positive uniform scale, without limits or
+// StrictCollision, takes a fast path: bone lengths and forces scale by one
+// number, a joint's head is its parent's new tail, and the new rotation is
+// found in world space. Every other spring takes the general path; both
+// compute the model above and agree to rounding.
+//
+// Within a spring each joint waits for its parent's new rotation, so
+// StepVRMSprings advances fast-path springs side by side, four at a time
+// (longest first), their state laid out struct-of-arrays. On amd64 SSE2
+// kernels compute the four with one instruction per operation; they
+// perform the same operations in the same order as the scalar Go
+// definitions, which serve elsewhere (and under the purego build tag), so
+// results are the same bits either way, whatever GOAMD64 lets the compiler
+// fuse: the definitions round every product explicitly. Colliders a spring cannot reach
+// (its bone lengths and hit radius from its first joint's head) are never
+// tried, and a sphere pushes inside the kernel; other shapes push in Go.
 //
 // # Fixed step
 //

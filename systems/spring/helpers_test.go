@@ -37,9 +37,9 @@ func straightVRM(tb testing.TB, n int, l float32, dir mgl32.Vec3, tmpl VRMJointD
 func worldHeads(c *VRMChain, rot []mgl32.Quat, pPos mgl32.Vec3, pRot mgl32.Quat, pScale mgl32.Vec3) []mgl32.Vec3 {
 	heads := make([]mgl32.Vec3, c.Len())
 	for i := range heads {
-		pPos = pPos.Add(mathx.Rotate(pRot, mul3(pScale, c.localPos[i])))
+		pPos = pPos.Add(mathx.Rotate(pRot, mul3(pScale, c.joints[i].localPos.vec())))
 		pRot = mathx.Mul(pRot, rot[i])
-		pScale = mul3(pScale, c.localScale[i])
+		pScale = mul3(pScale, c.joints[i].localScale.vec())
 		heads[i] = pPos
 	}
 	return heads

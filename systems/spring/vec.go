@@ -13,6 +13,11 @@ import (
 // of up to four scalars lives in registers, which roughly halves the cost of
 // a joint step. Values are loaded from and stored to the mgl32 slices at the
 // edges of the loop only.
+//
+// Every product below is converted to float32 explicitly: the Go spec lets
+// the compiler fuse x*y + z into one rounding (it does with GOAMD64=v3, and
+// on arm64) unless a conversion rounds x*y, and the SSE kernels, which
+// round each product, must give the same bits as these definitions.
 type v3 struct{ x, y, z float32 }
 
 type q4 struct{ w, x, y, z float32 }
@@ -21,23 +26,33 @@ func ld(v *mgl32.Vec3) v3       { return v3{v[0], v[1], v[2]} }
 func (a v3) vec() mgl32.Vec3    { return mgl32.Vec3{a.x, a.y, a.z} }
 func (a v3) add(b v3) v3        { return v3{a.x + b.x, a.y + b.y, a.z + b.z} }
 func (a v3) sub(b v3) v3        { return v3{a.x - b.x, a.y - b.y, a.z - b.z} }
-func (a v3) scale(k float32) v3 { return v3{a.x * k, a.y * k, a.z * k} }
-func (a v3) mul(b v3) v3        { return v3{a.x * b.x, a.y * b.y, a.z * b.z} }
-func (a v3) dot(b v3) float32   { return a.x*b.x + a.y*b.y + a.z*b.z }
+func (a v3) scale(k float32) v3 { return v3{float32(a.x * k), float32(a.y * k), float32(a.z * k)} }
+func (a v3) mul(b v3) v3        { return v3{float32(a.x * b.x), float32(a.y * b.y), float32(a.z * b.z)} }
+func (a v3) dot(b v3) float32   { return float32(a.x*b.x) + float32(a.y*b.y) + float32(a.z*b.z) }
 func (a v3) len() float32       { return sqrt(a.dot(a)) }
 func ldq(q *mgl32.Quat) q4      { return q4{q.W, q.V[0], q.V[1], q.V[2]} }
 func (q q4) quat() mgl32.Quat   { return mgl32.Quat{W: q.w, V: mgl32.Vec3{q.x, q.y, q.z}} }
 func (q q4) conj() q4           { return q4{q.w, -q.x, -q.y, -q.z} }
 func sqrt(f float32) float32    { return float32(math.Sqrt(float64(f))) }
-func maxAbs(v v3) float32       { return max(abs(v.x), abs(v.y), abs(v.z)) }
-func (a v3) finite() bool       { return a.x-a.x == 0 && a.y-a.y == 0 && a.z-a.z == 0 }
-func (q q4) finite() bool       { return q.w-q.w == 0 && q.x-q.x == 0 && q.y-q.y == 0 && q.z-q.z == 0 }
-func (q q4) dot(b q4) float32   { return q.w*b.w + q.x*b.x + q.y*b.y + q.z*b.z }
-func abs(f float32) float32 {
-	if f < 0 {
-		return -f
+
+func (a v3) finite() bool { return a.x-a.x == 0 && a.y-a.y == 0 && a.z-a.z == 0 }
+func (q q4) finite() bool { return q.w-q.w == 0 && q.x-q.x == 0 && q.y-q.y == 0 && q.z-q.z == 0 }
+func (q q4) dot(b q4) float32 {
+	return float32(q.w*b.w) + float32(q.x*b.x) + float32(q.y*b.y) + float32(q.z*b.z)
+}
+
+// maxAbs returns the largest absolute component of v, NaN if one is NaN:
+// it compares the bits without the sign, which order non-negative floats
+// (and NaNs above +Inf) as the values do, and costs less than max.
+func maxAbs(v v3) float32 {
+	a := math.Float32bits(v.x) &^ (1 << 31)
+	if b := math.Float32bits(v.y) &^ (1 << 31); b > a {
+		a = b
 	}
-	return f
+	if b := math.Float32bits(v.z) &^ (1 << 31); b > a {
+		a = b
+	}
+	return math.Float32frombits(a)
 }
 
 // norm returns a/|a|, or fallback when a is (nearly) zero or not finite.
@@ -50,27 +65,52 @@ func (a v3) norm(fallback v3) v3 {
 }
 
 // rot returns v rotated by the unit quaternion q (as mathx.Rotate).
-func (q q4) rot(v v3) v3 {
-	tx := 2 * (q.y*v.z - q.z*v.y)
-	ty := 2 * (q.z*v.x - q.x*v.z)
-	tz := 2 * (q.x*v.y - q.y*v.x)
-	return v3{
-		v.x + q.w*tx + (q.y*tz - q.z*ty),
-		v.y + q.w*ty + (q.z*tx - q.x*tz),
-		v.z + q.w*tz + (q.x*ty - q.y*tx),
-	}
-}
+func (q q4) rot(v v3) v3 { return q.rotFin(v, q.rotT(v)) }
 
 // invRot returns v rotated by the inverse of the unit quaternion q.
 func (q q4) invRot(v v3) v3 { return q.conj().rot(v) }
 
 // mul returns the Hamilton product a*b (apply b, then a).
-func (a q4) mul(b q4) q4 {
-	return q4{
-		a.w*b.w - a.x*b.x - a.y*b.y - a.z*b.z,
-		a.w*b.x + a.x*b.w + a.y*b.z - a.z*b.y,
-		a.w*b.y + a.y*b.w + a.z*b.x - a.x*b.z,
-		a.w*b.z + a.z*b.w + a.x*b.y - a.y*b.x,
+func (a q4) mul(b q4) q4 { return q4{a.mulW(b), a.mulX(b), a.mulY(b), a.mulZ(b)} }
+
+// The pieces of rot and mul, for kernels to compose inline: rot and mul
+// themselves are too large for the compiler to inline, and a call spills
+// every live register.
+
+func (q q4) v() v3          { return v3{q.x, q.y, q.z} }
+func (a v3) q(w float32) q4 { return q4{w, a.x, a.y, a.z} }
+
+func (a q4) mulW(b q4) float32 {
+	return float32(a.w*b.w) - float32(a.x*b.x) - float32(a.y*b.y) - float32(a.z*b.z)
+}
+
+func (a q4) mulX(b q4) float32 {
+	return float32(a.w*b.x) + float32(a.x*b.w) + float32(a.y*b.z) - float32(a.z*b.y)
+}
+
+func (a q4) mulY(b q4) float32 {
+	return float32(a.w*b.y) + float32(a.y*b.w) + float32(a.z*b.x) - float32(a.x*b.z)
+}
+
+func (a q4) mulZ(b q4) float32 {
+	return float32(a.w*b.z) + float32(a.z*b.w) + float32(a.x*b.y) - float32(a.y*b.x)
+}
+
+// rotT is 2 q.v×v, the first half of rot.
+func (q q4) rotT(v v3) v3 {
+	return v3{
+		2 * (float32(q.y*v.z) - float32(q.z*v.y)),
+		2 * (float32(q.z*v.x) - float32(q.x*v.z)),
+		2 * (float32(q.x*v.y) - float32(q.y*v.x)),
+	}
+}
+
+// rotFin finishes rot: q.rotFin(v, q.rotT(v)) is q.rot(v).
+func (q q4) rotFin(v, t v3) v3 {
+	return v3{
+		v.x + float32(q.w*t.x) + (float32(q.y*t.z) - float32(q.z*t.y)),
+		v.y + float32(q.w*t.y) + (float32(q.z*t.x) - float32(q.x*t.z)),
+		v.z + float32(q.w*t.z) + (float32(q.x*t.y) - float32(q.y*t.x)),
 	}
 }
 
@@ -105,7 +145,11 @@ func invScaleDir(s, v v3) v3 {
 }
 
 func (a v3) cross(b v3) v3 {
-	return v3{a.y*b.z - a.z*b.y, a.z*b.x - a.x*b.z, a.x*b.y - a.y*b.x}
+	return v3{
+		float32(a.y*b.z) - float32(a.z*b.y),
+		float32(a.z*b.x) - float32(a.x*b.z),
+		float32(a.x*b.y) - float32(a.y*b.x),
+	}
 }
 
 // fromTo is mathx.FromToRotation for a unit from, in float32, by the

@@ -1,6 +1,7 @@
 package spring
 
 import (
+	"math"
 	"math/rand"
 	"testing"
 
@@ -29,4 +30,26 @@ func TestFromToMatchesMathx(t *testing.T) {
 	check(a, mgl32.Vec3{0, -2, 0}) // opposite
 	check(a, mgl32.Vec3{})         // zero
 	check(a, a)                    // same
+}
+
+func TestMaxAbs(t *testing.T) {
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	negZero := float32(math.Copysign(0, -1))
+	cases := []struct {
+		v    v3
+		want float32
+	}{
+		{v3{1, -3, 2}, 3}, {v3{-0.5, 0.25, -0.75}, 0.75}, {v3{negZero, 0, negZero}, 0},
+		{v3{1, -inf, 2}, inf}, {v3{1e-40, -2e-40, 0}, 2e-40}, {v3{-7, 7, -7}, 7},
+	}
+	for _, c := range cases {
+		if got := maxAbs(c.v); got != c.want {
+			t.Errorf("maxAbs(%v) = %v, want %v", c.v, got, c.want)
+		}
+	}
+	for _, v := range []v3{{nan, 1, 2}, {1, nan, -inf}, {-inf, 2, nan}} {
+		if got := maxAbs(v); got == got {
+			t.Errorf("maxAbs(%v) = %v, want NaN", v, got)
+		}
+	}
 }

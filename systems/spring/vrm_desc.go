@@ -99,26 +99,47 @@ func (d *VRMChainDesc) Validate() error {
 	return check.NonNegative(vrmDescType, "FixedStep", d.FixedStep)
 }
 
-// VRMChain is the immutable layout of a VRM spring, struct-of-arrays over
-// its joints, built once by NewVRMChain and shared by any number of states.
+// VRMChain is the immutable layout of a VRM spring, built once by
+// NewVRMChain and shared by any number of states. Its joints are one
+// record each: a step reads every field of a joint at once, so one record
+// costs one bounds check and at most two cache lines.
 type VRMChain struct {
-	localPos   []mgl32.Vec3
-	localRot   []mgl32.Quat
-	localScale []mgl32.Vec3
-	tail       []mgl32.Vec3 // rest tail in the joint's space
-	axis       []mgl32.Vec3 // unit bone axis: tail direction, +Y for a zero-length bone
-	stiffness  []float32
-	gravity    []mgl32.Vec3 // GravityDir * GravityPower
-	keep       []float32    // share of the velocity kept per step: 1 - drag
-	force      []float32    // FixedStep only: the factor that replaces dt
-	hitRadius  []float32
-	limits     []limit // nil when no joint has a limit
-	fixed      bool
-	strict     bool
+	joints []vrmJoint
+	limits []limit // nil when no joint has a limit
+	fixed  bool
+	strict bool
+	// fastShape: every joint's rest local scale is (1,1,1) and no joint
+	// has a limit or strict collisions, so a uniformly scaled chain can
+	// take the fast path.
+	fastShape bool
+	// reach bounds how far a tail's hit sphere gets from joint 0's head:
+	// the largest bone lengths summed plus hit radius over the joints.
+	reach float32
+}
+
+// vrmJoint is one joint of a VRMChain. The first 64 bytes are four
+// groups of four float32 that the SIMD kernels load 16 bytes at a time;
+// vrm_layout.go checks the offsets at compile time.
+type vrmJoint struct {
+	restAxis  v3 // localRot*axis: the rest direction in the parent's frame
+	stiffness float32
+	gravity   v3      // GravityDir * GravityPower
+	keep      float32 // share of the velocity kept per step: 1 - drag
+	force     float32 // FixedStep only: the factor that replaces dt
+	length    float32
+	hitRadius float32
+	reach     float32 // rest distance from joint 0's head to this tail along the chain
+	localRot  q4      // w, x, y, z
+
+	localPos   v3
+	localScale v3
+	tail       v3   // rest tail in the joint's space
+	axis       v3   // unit bone axis: tail direction, +Y for a zero-length bone
+	identRot   bool // localRot is the identity: restRot is the parent's rotation
 }
 
 // Len returns the number of joints.
-func (c *VRMChain) Len() int { return len(c.localPos) }
+func (c *VRMChain) Len() int { return len(c.joints) }
 
 // NewVRMChain validates d and builds the layout.
 func NewVRMChain(d *VRMChainDesc) (*VRMChain, error) {
@@ -127,40 +148,26 @@ func NewVRMChain(d *VRMChainDesc) (*VRMChain, error) {
 	}
 	n := len(d.Joints)
 	c := &VRMChain{
-		localPos:   make([]mgl32.Vec3, n),
-		localRot:   make([]mgl32.Quat, n),
-		localScale: make([]mgl32.Vec3, n),
-		tail:       make([]mgl32.Vec3, n),
-		axis:       make([]mgl32.Vec3, n),
-		stiffness:  make([]float32, n),
-		gravity:    make([]mgl32.Vec3, n),
-		keep:       make([]float32, n),
-		force:      make([]float32, n),
-		hitRadius:  make([]float32, n),
-		fixed:      d.FixedStep > 0,
-		strict:     d.StrictCollision,
+		joints:    make([]vrmJoint, n),
+		fixed:     d.FixedStep > 0,
+		strict:    d.StrictCollision,
+		fastShape: !d.StrictCollision,
 	}
+	reach := float32(0)
 	for i := range d.Joints {
-		j := &d.Joints[i]
-		c.localPos[i] = j.LocalPos
-		c.localRot[i], _ = mathx.NormalizeQuat(j.LocalRot)
-		c.localScale[i] = j.LocalScale
-		if j.LocalScale == (mgl32.Vec3{}) {
-			c.localScale[i] = mgl32.Vec3{1, 1, 1}
+		j, dj := &c.joints[i], &d.Joints[i]
+		rot, _ := mathx.NormalizeQuat(dj.LocalRot)
+		scale := dj.LocalScale
+		if scale == (mgl32.Vec3{}) {
+			scale = mgl32.Vec3{1, 1, 1}
 		}
-		c.stiffness[i] = j.Stiffness
-		c.gravity[i] = j.GravityDir.Mul(j.GravityPower)
-		c.hitRadius[i] = j.HitRadius
-		c.keep[i] = 1 - j.DragForce
-		if c.fixed {
-			c.keep[i] = 1 - DragPerStep(j.DragForce, d.FixedStep)
-			c.force[i] = ForcePerStep(j.DragForce, d.FixedStep)
-		}
+		c.fastShape = c.fastShape && scale == mgl32.Vec3{1, 1, 1}
+		var tail mgl32.Vec3
 		switch {
 		case i+1 < n:
-			c.tail[i] = d.Joints[i+1].LocalPos
+			tail = d.Joints[i+1].LocalPos
 		case d.HasTail:
-			c.tail[i] = d.Tail
+			tail = d.Tail
 		default:
 			// VRM 0.x: along the parent-to-joint direction, expressed in
 			// the joint's own rest frame.
@@ -168,16 +175,40 @@ func NewVRMChain(d *VRMChainDesc) (*VRMChain, error) {
 			if l == 0 {
 				l = DefaultVirtualTail
 			}
-			dir := mathx.NormalizeOr(mathx.InvRotate(c.localRot[i], j.LocalPos), mgl32.Vec3{0, 1, 0})
-			c.tail[i] = dir.Mul(l)
+			dir := mathx.NormalizeOr(mathx.InvRotate(rot, dj.LocalPos), mgl32.Vec3{0, 1, 0})
+			tail = dir.Mul(l)
 		}
-		c.axis[i] = mathx.NormalizeOr(c.tail[i], mgl32.Vec3{0, 1, 0})
+		axis := mathx.NormalizeOr(tail, mgl32.Vec3{0, 1, 0})
+		restAxis := mathx.Rotate(rot, axis)
+		gravity := dj.GravityDir.Mul(dj.GravityPower)
+		reach += tail.Len()
+		c.reach = max(c.reach, reach+dj.HitRadius)
+		*j = vrmJoint{
+			localPos:   ld(&dj.LocalPos),
+			localRot:   ldq(&rot),
+			localScale: ld(&scale),
+			tail:       ld(&tail),
+			axis:       ld(&axis),
+			restAxis:   ld(&restAxis),
+			length:     tail.Len(),
+			reach:      reach,
+			stiffness:  dj.Stiffness,
+			gravity:    ld(&gravity),
+			keep:       1 - dj.DragForce,
+			hitRadius:  dj.HitRadius,
+			identRot:   rot == mgl32.QuatIdent(),
+		}
+		if c.fixed {
+			j.keep = 1 - DragPerStep(dj.DragForce, d.FixedStep)
+			j.force = ForcePerStep(dj.DragForce, d.FixedStep)
+		}
 	}
 	for i := range d.Joints {
 		if d.Joints[i].Limit.Kind != NoLimit {
 			c.limits = make([]limit, n)
+			c.fastShape = false
 			for k := range d.Joints {
-				c.limits[k] = prepareLimit(&d.Joints[k].Limit, c.axis[k])
+				c.limits[k] = prepareLimit(&d.Joints[k].Limit, c.joints[k].axis.vec())
 			}
 			break
 		}

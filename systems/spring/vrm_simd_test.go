@@ -1,0 +1,272 @@
+package spring
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/sway-anim/sway/internal/mathx"
+	"github.com/sway-anim/sway/systems/collide"
+)
+
+// quadCase is a quad with chains and tails of its own, for running stage
+// A and B through both implementations from the same start.
+type quadCase struct {
+	q         quad
+	joints    [4][]vrmJoint
+	cur, prev [4][]mgl32.Vec3
+	dst       [4][]mgl32.Quat
+}
+
+func randUnitQuat(rng *rand.Rand) q4 {
+	q := mgl32.Quat{W: rng.Float32()*2 - 1, V: mgl32.Vec3{rng.Float32()*2 - 1, rng.Float32()*2 - 1, rng.Float32()*2 - 1}}
+	q, _ = mathx.NormalizeQuat(q)
+	return ldq(&q)
+}
+
+func randV3(rng *rand.Rand, s float32) v3 {
+	return v3{(rng.Float32()*2 - 1) * s, (rng.Float32()*2 - 1) * s, (rng.Float32()*2 - 1) * s}
+}
+
+// newQuadCase fills slot s with a chain of lens[s] random but plausible
+// joints (0: an empty slot) and tails; slots without a joint at level i
+// are parked, as stepBlock leaves them.
+func newQuadCase(rng *rand.Rand, lens [4]int, i int, centred, identRot bool) *quadCase {
+	c := &quadCase{}
+	q := &c.q
+	q.reset()
+	for s := range 4 {
+		q.park(s)
+	}
+	q.centred = centred
+	q.cols = randShapes(rng, rng.Intn(20))
+	q.near = rng.Uint32() & (1<<len(q.cols) - 1)
+	for s, n := range lens {
+		c.joints[s] = make([]vrmJoint, n)
+		c.cur[s], c.prev[s], c.dst[s] = make([]mgl32.Vec3, n), make([]mgl32.Vec3, n), make([]mgl32.Quat, n)
+		q.joints[s], q.cur[s], q.prev[s], q.dst[s] = c.joints[s], c.cur[s], c.prev[s], c.dst[s]
+		if i > n || i == n && n == 0 {
+			continue // parked before; a spring that ends here is parked by stage A
+		}
+		r := randUnitQuat(rng)
+		q.rx[s], q.ry[s], q.rz[s], q.rw[s] = r.x, r.y, r.z, r.w
+		h := randV3(rng, 2)
+		q.hx[s], q.hy[s], q.hz[s] = h.x, h.y, h.z
+		q.k[s], q.fk[s] = 0.2+rng.Float32()*2, rng.Float32()*0.05
+		if centred && rng.Intn(2) == 0 {
+			cr, cp := randUnitQuat(rng), randV3(rng, 3)
+			q.crx[s], q.cry[s], q.crz[s], q.crw[s] = cr.x, cr.y, cr.z, cr.w
+			q.cpx[s], q.cpy[s], q.cpz[s] = cp.x, cp.y, cp.z
+		}
+		for k := range n {
+			lr := q4{w: 1}
+			if !identRot {
+				lr = randUnitQuat(rng)
+			}
+			axis := randV3(rng, 1)
+			axis = axis.scale(1 / axis.len())
+			c.joints[s][k] = vrmJoint{
+				restAxis: lr.rot(axis), stiffness: rng.Float32() * 2, gravity: randV3(rng, 1),
+				keep: rng.Float32(), force: rng.Float32() * 0.02 * float32(rng.Intn(2)), length: rng.Float32() * 0.2,
+				hitRadius: rng.Float32() * 0.05, localRot: lr, identRot: identRot,
+			}
+			// Tails near the head, sometimes on it (a zero-length offset).
+			c.cur[s][k] = h.add(randV3(rng, 0.3)).vec()
+			c.prev[s][k] = ld(&c.cur[s][k]).add(randV3(rng, 0.05)).vec()
+			if rng.Intn(50) == 0 {
+				c.cur[s][k], c.prev[s][k] = h.vec(), h.vec()
+			}
+		}
+	}
+	return c
+}
+
+// randShapes returns n shapes of every kind and bound around the origin,
+// where the test tails are, with an unknown kind now and then.
+func randShapes(rng *rand.Rand, n int) []collide.Shape {
+	cols := make([]collide.Shape, n)
+	for c := range cols {
+		a, b := randV3(rng, 2), randV3(rng, 2)
+		col := collide.Shape{Kind: collide.Kind(rng.Intn(3)), A: a.vec(), B: a.vec(), RA: rng.Float32() * 1.5}
+		col.RB = col.RA
+		switch col.Kind {
+		case collide.Capsule:
+			col.B, col.RB = b.vec(), rng.Float32()*1.5
+		case collide.Plane:
+			col.N = mathx.NormalizeOr(b.vec(), mgl32.Vec3{0, 1, 0})
+		}
+		if rng.Intn(10) == 0 {
+			col.Bound = collide.Inside
+		}
+		if rng.Intn(20) == 0 {
+			col.Kind = 7
+		}
+		if rng.Intn(40) == 0 {
+			col.RA = float32(math.NaN()) // garbage in: both paths alike, finite out
+		}
+		cols[c] = col
+	}
+	return cols
+}
+
+// clone copies c deeply, the copy's quad pointing at its own slices.
+func (c *quadCase) clone() *quadCase {
+	d := *c
+	for s := range 4 {
+		d.joints[s] = append([]vrmJoint(nil), c.joints[s]...)
+		d.cur[s] = append([]mgl32.Vec3(nil), c.cur[s]...)
+		d.prev[s] = append([]mgl32.Vec3(nil), c.prev[s]...)
+		d.dst[s] = append([]mgl32.Quat(nil), c.dst[s]...)
+		d.q.joints[s], d.q.cur[s], d.q.prev[s], d.q.dst[s] = d.joints[s], d.cur[s], d.prev[s], d.dst[s]
+	}
+	return &d
+}
+
+// sameBits reports whether c and d hold the same state, tails and
+// outputs, bit for bit; it names the first difference.
+func (c *quadCase) sameBits(d *quadCase) (bool, string) {
+	arrays := []struct {
+		name string
+		a, b *[4]float32
+	}{
+		{"rx", &c.q.rx, &d.q.rx}, {"ry", &c.q.ry, &d.q.ry}, {"rz", &c.q.rz, &d.q.rz}, {"rw", &c.q.rw, &d.q.rw},
+		{"hx", &c.q.hx, &d.q.hx}, {"hy", &c.q.hy, &d.q.hy}, {"hz", &c.q.hz, &d.q.hz},
+		{"nx", &c.q.nx, &d.q.nx}, {"ny", &c.q.ny, &d.q.ny}, {"nz", &c.q.nz, &d.q.nz},
+		{"dx", &c.q.dx, &d.q.dx}, {"dy", &c.q.dy, &d.q.dy}, {"dz", &c.q.dz, &d.q.dz},
+		{"ax", &c.q.ax, &d.q.ax}, {"ay", &c.q.ay, &d.q.ay}, {"az", &c.q.az, &d.q.az},
+		{"r", &c.q.r, &d.q.r}, {"lk", &c.q.lk, &d.q.lk},
+	}
+	b := math.Float32bits
+	if c.q.active != d.q.active {
+		return false, "active"
+	}
+	for s := range 4 {
+		for k, a := range arrays {
+			// A slot without a joint: only its state, parked, counts.
+			if (c.q.active&(1<<s) != 0 || k < 7) && b(a.a[s]) != b(a.b[s]) {
+				return false, a.name
+			}
+		}
+		for k := range c.cur[s] {
+			for e := range 3 {
+				if b(c.cur[s][k][e]) != b(d.cur[s][k][e]) || b(c.prev[s][k][e]) != b(d.prev[s][k][e]) {
+					return false, "tail"
+				}
+				if b(c.dst[s][k].V[e]) != b(d.dst[s][k].V[e]) {
+					return false, "dst"
+				}
+			}
+			if b(c.dst[s][k].W) != b(d.dst[s][k].W) {
+				return false, "dst"
+			}
+		}
+	}
+	return true, ""
+}
+
+// TestStagesMatchScalar runs stage A and B (SIMD on amd64) and their
+// scalar definitions from the same random quads and requires the same
+// bits, for every mix of slot lengths, centres and rest rotations.
+func TestStagesMatchScalar(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	declined, touched, exact, centre := 0, 0, 0, 0
+	for n := range 20000 {
+		var lens [4]int
+		for s := range lens {
+			lens[s] = rng.Intn(4)
+		}
+		lens[rng.Intn(4)] = 1 + rng.Intn(4)
+		i := rng.Intn(max(lens[0], lens[1], lens[2], lens[3]))
+		a := newQuadCase(rng, lens, i, n%3 == 0, n%2 == 0)
+		if n%50 == 0 && len(a.q.cols) > 0 {
+			// A zero-length bone whose tail is the centre of a sphere:
+			// Push's push along +Y.
+			for s := range 4 {
+				if i < lens[s] {
+					a.joints[s][i].length = 0
+					h := mgl32.Vec3{a.q.hx[s], a.q.hy[s], a.q.hz[s]}
+					a.q.cols[0] = collide.Shape{Kind: collide.Sphere, A: h, B: h, RA: 0.1, RB: 0.1}
+					a.q.near |= 1
+					centre++
+					break
+				}
+			}
+		}
+		g := a.clone()
+		fa, fg := stageA(&a.q, i), stageAGo(&g.q, i)
+		if ok, what := a.sameBits(g); !ok {
+			t.Fatalf("case %d: stage A differs from stageA1 in %s", n, what)
+		}
+		if fa != fg {
+			t.Fatalf("case %d: stage A's first touches %#x, firstTouchGo %#x", n, fa, fg)
+		}
+		for s := range 4 {
+			if c := fa >> (8 * s) & 0xff; c != 0xff {
+				touched++
+				if col := &a.q.cols[c]; col.Kind <= collide.Plane && col.Bound == collide.Outside {
+					exact++
+				}
+			}
+		}
+		if rng.Intn(20) == 0 {
+			// A tail pushed onto the far side: the float64 fromTo.
+			s := rng.Intn(4)
+			if a.q.active&(1<<s) != 0 {
+				a.q.dx[s], a.q.dy[s], a.q.dz[s] = -a.q.ax[s], -a.q.ay[s], -a.q.az[s]
+				g.q.dx[s], g.q.dy[s], g.q.dz[s] = -g.q.ax[s], -g.q.ay[s], -g.q.az[s]
+			}
+		}
+		if !stageB(&a.q, i) {
+			declined++
+			if ok, what := a.sameBits(g); !ok {
+				t.Fatalf("case %d: stage B declined but changed %s", n, what)
+			}
+			stageBGo(&a.q, i)
+		}
+		stageBGo(&g.q, i)
+		if ok, what := a.sameBits(g); !ok {
+			t.Fatalf("case %d: stage B differs from stageB1 in %s", n, what)
+		}
+		for s := range 4 {
+			if i < lens[s] {
+				allFinite(t, "stage B", a.cur[s][i:i+1], a.dst[s][i:i+1])
+			}
+		}
+	}
+	if simdStages && declined == 0 {
+		t.Error("stage B never declined: the opposite case is not tested")
+	}
+	if centre < 100 {
+		t.Errorf("only %d tails at a sphere's centre", centre)
+	}
+	if touched < 5000 || exact < 2000 {
+		t.Errorf("tails touched %d colliders (%d by a test, not by kind): too few to test the collider test", touched, exact)
+	}
+}
+
+// TestIdleSlotsStayParked checks the fixed point idle slots rely on: a
+// parked slot keeps its state, and stage B declines for no idle slot.
+func TestIdleSlotsStayParked(t *testing.T) {
+	c := newQuadCase(rand.New(rand.NewSource(3)), [4]int{3, 0, 2, 1}, 1, true, false)
+	for i := 1; i < 3; i++ {
+		if i == 2 {
+			c.q.park(2)
+		}
+		stageA(&c.q, i)
+		if !stageB(&c.q, i) {
+			t.Errorf("level %d: stage B declined", i)
+			stageBGo(&c.q, i)
+		}
+	}
+	for _, s := range []int{1, 2, 3} {
+		q := &c.q
+		if q.rx[s] != 0 || q.ry[s] != 0 || q.rz[s] != 0 || q.rw[s] != 1 || q.hx[s] != 0 || q.hy[s] != 0 || q.hz[s] != 0 {
+			t.Errorf("idle slot %d moved: rotation (%v %v %v %v), head (%v %v %v)", s, q.rx[s], q.ry[s], q.rz[s], q.rw[s], q.hx[s], q.hy[s], q.hz[s])
+		}
+	}
+	if idleVec != (mgl32.Vec3{}) || idleQuat != (mgl32.Quat{}) || idleJoint != (vrmJoint{localRot: q4{w: 1}, restAxis: v3{y: 1}, identRot: true}) {
+		t.Errorf("idle data were written: %v %v %+v", idleVec, idleQuat, idleJoint)
+	}
+}
