@@ -3,6 +3,7 @@ package ecs
 import (
 	"fmt"
 	"math"
+	"runtime"
 
 	"github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
@@ -122,6 +123,16 @@ func (w *World) Step(dt float32) error {
 	w.time.Frame++
 	w.pipeline.Update(w.ecs)
 	return w.faults.Take()
+}
+
+// Trim releases the spare capacity of the world's pools (the pose pool and
+// the chain store). Pools grow by appending, which can leave up to half of
+// their memory unused after many characters are added at once; call Trim
+// after such a set-up. It copies the pools (set-up code, not per frame).
+func (w *World) Trim() {
+	w.pool.Trim()
+	ecs.GetResource[systems.ChainStore](w.ecs).Trim()
+	runtime.GC()
 }
 
 // Close finalises the pipeline and stops the workers.

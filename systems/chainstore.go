@@ -146,3 +146,25 @@ func truncateParticles(p *chain.Particles, n int) {
 		}
 	}
 }
+
+// Trim releases the store's spare capacity (set-up code: it copies).
+func (s *ChainStore) Trim() {
+	s.Chains, s.Steps = trimSlice(s.Chains), trimSlice(s.Steps)
+	s.ColliderDescs, s.ColliderBones, s.Shapes = trimSlice(s.ColliderDescs), trimSlice(s.ColliderBones), trimSlice(s.Shapes)
+	s.deadChains, s.deadColliders = trimSlice(s.deadChains), trimSlice(s.deadColliders)
+	v := reflect.ValueOf(&s.Particles).Elem()
+	for f := 0; f < v.NumField(); f++ {
+		if fv := v.Field(f); fv.Kind() == reflect.Slice && fv.Cap() > fv.Len() {
+			c := reflect.MakeSlice(fv.Type(), fv.Len(), fv.Len())
+			reflect.Copy(c, fv)
+			fv.Set(c)
+		}
+	}
+}
+
+func trimSlice[T any](s []T) []T {
+	if cap(s) == len(s) {
+		return s
+	}
+	return append(make([]T, 0, len(s)), s...)
+}

@@ -21,7 +21,6 @@ import (
 	"net/http"
 	_ "net/http/pprof"
 	"os"
-	"runtime"
 	"runtime/pprof"
 	"runtime/trace"
 )
@@ -108,17 +107,6 @@ func run(cfg config, out io.Writer) error {
 	rep.print(out)
 	if cfg.json != "" {
 		if err := rep.writeJSON(cfg.json); err != nil {
-			return err
-		}
-	}
-	if cfg.memprofile != "" {
-		f, err := os.Create(cfg.memprofile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		runtime.GC()
-		if err := pprof.WriteHeapProfile(f); err != nil {
 			return err
 		}
 	}

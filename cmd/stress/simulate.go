@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"runtime/metrics"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -54,6 +56,7 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 	if err := enableSystems(w, cfg.systems); err != nil {
 		return nil, err
 	}
+	w.Trim() // release the pools' slack from growing during set-up
 	store := arche.GetResource[systems.ChainStore](w.ECS())
 	setup := time.Since(setupStart)
 	if !cfg.quiet {
@@ -128,6 +131,12 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 	prog.finish()
 	runtime.ReadMemStats(&ms)
 	peakHeap = max(peakHeap, ms.HeapAlloc)
+	if cfg.memprofile != "" {
+		// While the world is alive: the profile shows what it holds.
+		if err := writeHeapProfile(cfg.memprofile); err != nil {
+			return nil, err
+		}
+	}
 
 	rep := &report{
 		Characters:       cfg.characters,
@@ -182,4 +191,14 @@ func enableSystems(w *sway.World, list string) error {
 		}
 	}
 	return nil
+}
+
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	runtime.GC()
+	return pprof.WriteHeapProfile(f)
 }

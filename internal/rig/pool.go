@@ -110,3 +110,18 @@ func (r *Registry) Add(s *Skeleton) uint32 {
 	r.Skeletons = append(r.Skeletons, s)
 	return uint32(len(r.Skeletons) - 1)
 }
+
+// Trim releases the arrays' spare capacity (set-up code: it copies). Call
+// it after adding many characters at once: growing by appending leaves up
+// to half of each array unused.
+func (p *Pool) Trim() {
+	p.LocalPos, p.LocalRot, p.LocalScale = trim(p.LocalPos), trim(p.LocalRot), trim(p.LocalScale)
+	p.WorldPos, p.WorldRot, p.WorldScale = trim(p.WorldPos), trim(p.WorldRot), trim(p.WorldScale)
+}
+
+func trim[T any](s []T) []T {
+	if cap(s) == len(s) {
+		return s
+	}
+	return append(make([]T, 0, len(s)), s...)
+}

@@ -52,3 +52,23 @@ func TestPoolChurnDoesNotGrow(t *testing.T) {
 		t.Fatalf("pool grew from %d to %d under churn", size, p.Len())
 	}
 }
+
+func TestPoolTrimKeepsDataAndDropsSlack(t *testing.T) {
+	var p Pool
+	for i := 0; i < 33; i++ {
+		f := p.Alloc(3)
+		p.LocalPos[f][0] = float32(i)
+	}
+	if cap(p.LocalPos) == p.Len() {
+		t.Skip("no slack to trim with this growth pattern")
+	}
+	p.Trim()
+	if cap(p.LocalPos) != p.Len() || cap(p.WorldRot) != p.Len() {
+		t.Fatalf("capacity %d after Trim, length %d", cap(p.LocalPos), p.Len())
+	}
+	for i := 0; i < 33; i++ {
+		if p.LocalPos[i*3][0] != float32(i) {
+			t.Fatalf("data lost at %d", i)
+		}
+	}
+}
