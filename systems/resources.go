@@ -51,6 +51,7 @@ func AddResources(w *ecs.World, workers int) {
 	addIfMissing(w, &components.Time{})
 	addIfMissing(w, &Faults{})
 	addIfMissing(w, &ChainStore{})
+	addIfMissing(w, &SpringStore{})
 	addIfMissing(w, &AnimLibrary{})
 	if r := generic.NewResource[jobs.Pool](w); !r.Has() {
 		r.Add(jobs.NewPool(workers))

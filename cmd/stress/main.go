@@ -4,6 +4,7 @@
 //
 //	go run ./cmd/stress                      # 10,000 characters, 600 frames
 //	go run ./cmd/stress -characters 1000 -frames 120 -workers 1
+//	go run ./cmd/stress -chains vrm          # the same joints as VRM spring bones
 //	go run ./cmd/stress -cpuprofile cpu.out  # then: go tool pprof -tagfocus system=chain.step cpu.out
 //	go run ./cmd/stress -systems chain.prepare,chain.step,chain.apply -pprof localhost:6060
 //
@@ -39,6 +40,7 @@ type config struct {
 	systems    string // comma list of systems to run; "" or "all" for all
 	pprofAddr  string
 	camera     bool
+	chains     string // dynamic or vrm: what simulates the 62 secondary joints
 }
 
 func main() {
@@ -56,6 +58,7 @@ func main() {
 	flag.StringVar(&cfg.systems, "systems", "all", "comma list of systems to run (forward kinematics always runs)")
 	flag.StringVar(&cfg.pprofAddr, "pprof", "", "serve net/http/pprof on this address while running, e.g. localhost:6060")
 	flag.BoolVar(&cfg.camera, "camera", false, "a realistic camera: chains farther than 40 m from a camera at the grid's corner are disabled")
+	flag.StringVar(&cfg.chains, "chains", "dynamic", "the 62 secondary joints as dynamic chains (dynamic) or VRM spring bones (vrm)")
 	flag.Parse()
 	if err := run(cfg, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "stress:", err)
@@ -66,6 +69,13 @@ func main() {
 func run(cfg config, out io.Writer) error {
 	if cfg.characters < 1 || cfg.frames < 1 || !(cfg.dt > 0) || cfg.workers < 0 {
 		return fmt.Errorf("need -characters >= 1, -frames >= 1, -dt > 0, -workers >= 0")
+	}
+	switch cfg.chains {
+	case "":
+		cfg.chains = "dynamic"
+	case "dynamic", "vrm":
+	default:
+		return fmt.Errorf("-chains %q: want dynamic or vrm", cfg.chains)
 	}
 	if cfg.pprofAddr != "" {
 		ln, err := net.Listen("tcp", cfg.pprofAddr)

@@ -11,13 +11,19 @@ import (
 
 func runJSON(t *testing.T, workers int) report {
 	t.Helper()
+	return runMode(t, workers, "dynamic")
+}
+
+func runMode(t *testing.T, workers int, chains string) report {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "report.json")
 	var out bytes.Buffer
-	cfg := config{characters: 64, frames: 30, dt: 1.0 / 60, workers: workers, seed: 3, json: path, quiet: true}
+	cfg := config{characters: 64, frames: 30, dt: 1.0 / 60, workers: workers, seed: 3, json: path, quiet: true, chains: chains}
 	if err := run(cfg, &out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "chain.step") || !strings.Contains(out.String(), "fk.final") || !strings.Contains(out.String(), "checksum") {
+	if !strings.Contains(out.String(), "spring.simple") ||
+		!strings.Contains(out.String(), "chain.step") || !strings.Contains(out.String(), "fk.final") || !strings.Contains(out.String(), "checksum") {
 		t.Fatalf("report lacks the system table or checksum:\n%s", out.String())
 	}
 	b, err := os.ReadFile(path)
@@ -47,7 +53,23 @@ func TestChecksumSameForOneAndTwoWorkers(t *testing.T) {
 	}
 }
 
+func TestChecksumSameForOneAndTwoWorkersVRM(t *testing.T) {
+	one, two := runMode(t, 1, "vrm"), runMode(t, 2, "vrm")
+	if one.Checksum == "" || one.Checksum != two.Checksum {
+		t.Fatalf("checksums differ: %q (1 worker) vs %q (2 workers)", one.Checksum, two.Checksum)
+	}
+	if one.Chains != "vrm" || one.NsPerJointStep <= 0 || one.NsPerParticleStep != 0 {
+		t.Fatalf("vrm fields: chains %q, %v ns per joint-step, %v ns per particle-step", one.Chains, one.NsPerJointStep, one.NsPerParticleStep)
+	}
+	if dyn := runJSON(t, 1); dyn.Checksum == one.Checksum || dyn.Chains != "dynamic" {
+		t.Fatalf("-chains vrm ran the same simulation as dynamic (%q, %q)", dyn.Checksum, dyn.Chains)
+	}
+}
+
 func TestRunRejectsBadFlags(t *testing.T) {
+	if err := run(config{characters: 1, frames: 1, dt: 0.1, chains: "verlet"}, &bytes.Buffer{}); err == nil {
+		t.Fatal("-chains verlet accepted")
+	}
 	if err := run(config{characters: 0, frames: 1, dt: 0.1}, &bytes.Buffer{}); err == nil {
 		t.Fatal("0 characters accepted")
 	}

@@ -61,10 +61,15 @@ type report struct {
 	// NsPerParticleStep is the chain step system alone (integrate,
 	// constraints, colliders) per moving particle per sub-step.
 	NsPerParticleStep float64 `json:"ns_per_particle_step"`
-	AllocsPerFrame    float64 `json:"allocs_per_frame"`
-	BytesPerFrame     float64 `json:"bytes_per_frame"`
-	PeakHeapBytes     uint64  `json:"peak_heap_bytes"`
-	Checksum          string  `json:"checksum"`
+	// Chains says what simulates the secondary joints: dynamic or vrm.
+	// NsPerJointStep is the VRM spring system (-chains vrm) per joint per
+	// step: colliders placed, springs stepped, rotations written.
+	Chains         string  `json:"chains"`
+	NsPerJointStep float64 `json:"ns_per_joint_step"`
+	AllocsPerFrame float64 `json:"allocs_per_frame"`
+	BytesPerFrame  float64 `json:"bytes_per_frame"`
+	PeakHeapBytes  uint64  `json:"peak_heap_bytes"`
+	Checksum       string  `json:"checksum"`
 }
 
 func (r *report) print(out io.Writer) {
@@ -88,6 +93,10 @@ func (r *report) print(out io.Writer) {
 	if r.NsPerParticleStep > 0 {
 		fmt.Fprintf(out, "dynamic chain step: %.1f ns per particle per sub-step (%d moving particles per character)\n",
 			r.NsPerParticleStep, r.ParticlesPerChar)
+	}
+	if r.NsPerJointStep > 0 {
+		fmt.Fprintf(out, "VRM spring step: %.1f ns per joint-step (%d joints per character)\n",
+			r.NsPerJointStep, r.ParticlesPerChar)
 	}
 	fmt.Fprintf(out, "allocations per frame: %.2f (%.0f bytes); peak heap %.1f MiB (%.0f bytes per character)\n",
 		r.AllocsPerFrame, r.BytesPerFrame, float64(r.PeakHeapBytes)/(1<<20), float64(r.PeakHeapBytes)/float64(r.Characters))

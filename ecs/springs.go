@@ -1,0 +1,660 @@
+package ecs
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+
+	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/check"
+	"github.com/sway-anim/sway/internal/rig"
+	"github.com/sway-anim/sway/systems"
+	"github.com/sway-anim/sway/systems/collide"
+	"github.com/sway-anim/sway/systems/spring"
+)
+
+// VRMLimit is an optional angle limit of a VRM joint (the
+// VRMC_springBone_limit draft); see spring.Limit.
+type VRMLimit = spring.Limit
+
+// The kinds of VRMLimit.
+const (
+	NoLimit        = spring.NoLimit
+	ConeLimit      = spring.ConeLimit
+	HingeLimit     = spring.HingeLimit
+	SphericalLimit = spring.SphericalLimit
+)
+
+// VRMJointSettings are one VRM spring joint's settings
+// (VRMC_springBone joints[*]). Forces act in world space; the character
+// convention is +Y up, +Z forward, -X the character's right.
+type VRMJointSettings struct {
+	Stiffness    float32    // >= 0: pull back to the rest direction (VRM default 1)
+	GravityPower float32    // >= 0 (default 0)
+	GravityDir   mgl32.Vec3 // world space, used as given (default (0,-1,0))
+	DragForce    float32    // [0, 1]: share of the velocity lost per step (default 0.5)
+	HitRadius    float32    // >= 0: the tail's radius against colliders (default 0)
+	Limit        VRMLimit   // optional angle limit (default none)
+}
+
+// DefaultVRMJointSettings returns VRMC_springBone's defaults.
+func DefaultVRMJointSettings() VRMJointSettings {
+	return VRMJointSettings{Stiffness: 1, GravityDir: mgl32.Vec3{0, -1, 0}, DragForce: 0.5}
+}
+
+// VRMSpringSpec describes one VRM spring of a character by bone names.
+type VRMSpringSpec struct {
+	// Joints are the spring's bones from root to tip, each the child of
+	// the previous. The last joint's tail is its first child bone, or
+	// without one a virtual tail VirtualTail long along the direction from
+	// its parent to it (VRM 0.x).
+	Joints        []string
+	Settings      VRMJointSettings   // every joint's settings
+	JointSettings []VRMJointSettings // optional: one per joint, used instead of Settings
+	Colliders     []int              // indices into the colliders given to AddVRMSprings (VRM collider groups flattened)
+	Center        string             // optional: the bone whose space keeps the inertia (none: world space)
+	VirtualTail   float32            // >= 0; 0 means 7 cm (spring.DefaultVirtualTail)
+	// FixedStep, when > 0, steps the spring in steps of exactly this many
+	// seconds (at most systems.MaxFixedSteps a frame), DragForce counted
+	// per 1/60 s; see spring.VRMChainDesc.
+	FixedStep       float32
+	StrictCollision bool // turn tails the reference push leaves inside a collider out of it
+}
+
+const vrmSpecType = "VRMSpringSpec"
+
+// AddVRMSprings gives a character VRM spring bones and the colliders they
+// may collide with (on the character's bones, placed on the animated pose
+// every frame). Everything is validated (a *FieldError naming the spec and
+// field); a character has one set of VRM springs (RemoveVRMSprings first
+// to replace them), and no bone may be a joint of two springs. Springs
+// step with the world's dt; a character that moves more than 1 m or turns
+// more than 45° in one frame has its springs reset to the animated pose.
+func (w *World) AddVRMSprings(e ecs.Entity, colliders []ColliderSpec, springs []VRMSpringSpec) error {
+	pose, err := w.pose(e)
+	if err != nil {
+		return err
+	}
+	if m := generic.NewMap[components.VRMSprings](w.ecs); m.Has(e) {
+		return check.Errorf("AddVRMSprings", "Entity", e, "already has VRM springs (RemoveVRMSprings first)")
+	}
+	if len(springs) == 0 {
+		return check.Errorf("AddVRMSprings", "Springs", 0, "must not be empty")
+	}
+	skel := w.reg.Skeletons[pose.Skeleton]
+	descs, colBones, err := colliderDescs(skel, colliders)
+	if err != nil {
+		return err
+	}
+	lastBone := int32(0)
+	for _, b := range colBones {
+		lastBone = max(lastBone, b)
+	}
+	owner := map[int32]int{} // joint bone -> spring
+	type built struct {
+		chain *spring.VRMChain
+		info  systems.VRMSpringInfo
+		bones []int32
+		descs []spring.VRMJointDesc
+		spec  int
+	}
+	out := make([]built, len(springs))
+	var setIndex []int32
+	sets := map[string]int32{}
+	for i := range springs {
+		sp := &springs[i]
+		field := fmt.Sprintf("[%d]", i)
+		bones, err := jointBones(skel, vrmSpecType, field, sp.Joints, owner, i)
+		if err != nil {
+			return err
+		}
+		if sp.JointSettings != nil && len(sp.JointSettings) != len(sp.Joints) {
+			return check.Errorf(vrmSpecType, field+".JointSettings", len(sp.JointSettings), "must have one element per joint (%d)", len(sp.Joints))
+		}
+		if err := check.NonNegative(vrmSpecType, field+".VirtualTail", sp.VirtualTail); err != nil {
+			return err
+		}
+		if err := check.NonNegative(vrmSpecType, field+".FixedStep", sp.FixedStep); err != nil {
+			return err
+		}
+		info := systems.VRMSpringInfo{N: int32(len(bones)), Parent: skel.Parents()[bones[0]], Center: -1,
+			VirtualTail: sp.VirtualTail, FixedStep: sp.FixedStep, Strict: sp.StrictCollision}
+		if info.Parent < 0 {
+			return check.Errorf(vrmSpecType, field+".Joints", sp.Joints[0], "the root bone cannot be a joint (it has no parent to hang from)")
+		}
+		if sp.Center != "" {
+			if info.Center = int32(skel.Index(sp.Center)); info.Center < 0 {
+				return check.Errorf(vrmSpecType, field+".Center", sp.Center, "no bone has this name")
+			}
+		}
+		last := bones[len(bones)-1]
+		if c := firstChild(skel, last); c >= 0 {
+			info.HasTail, info.Tail = true, skel.RestPos()[c]
+		}
+		jd := make([]spring.VRMJointDesc, len(bones))
+		for j, b := range bones {
+			s := sp.Settings
+			sf := field + ".Settings"
+			if sp.JointSettings != nil {
+				s, sf = sp.JointSettings[j], fmt.Sprintf("%s.JointSettings[%d]", field, j)
+			}
+			if err := validVRMSettings(sf, &s); err != nil {
+				return err
+			}
+			jd[j] = vrmJointDesc(skel, b, &s)
+		}
+		chain, err := spring.NewVRMChain(vrmChainDesc(jd, &info))
+		if err != nil {
+			return fmt.Errorf("%s%s: %w", vrmSpecType, field, err)
+		}
+		// Colliders: all of the character's in order share its placed
+		// shapes; any other list shares a subset with the springs that
+		// name the same list.
+		info.ColCount = int32(len(sp.Colliders))
+		if !identityList(sp.Colliders, len(colliders)) {
+			key := ""
+			for _, k := range sp.Colliders {
+				if k < 0 || k >= len(colliders) {
+					return check.Errorf(vrmSpecType, field+".Colliders", k, "no collider has this index (%d given)", len(colliders))
+				}
+				key += fmt.Sprint(k, ",")
+			}
+			first, ok := sets[key]
+			if !ok {
+				first = int32(len(setIndex))
+				sets[key] = first
+				for _, k := range sp.Colliders {
+					setIndex = append(setIndex, int32(k))
+				}
+			}
+			info.ColFirst, info.InSet = first, len(sp.Colliders) > 0
+		}
+		lastBone = max(lastBone, info.Parent, info.Center)
+		out[i] = built{chain, info, bones, jd, i}
+	}
+	// Depth: a spring whose parent bone is another spring's joint steps
+	// after it (a few passes: chains of springs are short).
+	for changed := true; changed; {
+		changed = false
+		for i := range out {
+			if k, ok := owner[out[i].info.Parent]; ok && out[i].info.Depth <= out[k].info.Depth {
+				if out[k].info.Depth >= 200 {
+					return check.Errorf(vrmSpecType, fmt.Sprintf("[%d].Joints", i), springs[i].Joints[0], "springs hang from each other in a cycle")
+				}
+				out[i].info.Depth, changed = out[k].info.Depth+1, true
+			}
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool {
+		if out[a].info.Depth != out[b].info.Depth {
+			return out[a].info.Depth < out[b].info.Depth
+		}
+		return out[a].info.FixedStep == 0 && out[b].info.FixedStep > 0
+	})
+	chains := make([]*spring.VRMChain, len(out))
+	infos := make([]systems.VRMSpringInfo, len(out))
+	var bones []int32
+	var jds []spring.VRMJointDesc
+	for k := range out {
+		chains[k], infos[k] = out[k].chain, out[k].info
+		infos[k].Joint0, infos[k].Spec = int32(len(bones)), int32(out[k].spec)
+		bones = append(bones, out[k].bones...)
+		jds = append(jds, out[k].descs...)
+	}
+	h := w.springStore().VRM.AddVRM(chains, infos, bones, jds, descs, colBones, setIndex)
+	h.LastBone = lastBone
+	m := generic.NewMap1[components.VRMSprings](w.ecs)
+	m.Assign(e, &h)
+	return nil
+}
+
+// colliderDescs validates collider specs and returns their descriptions
+// and bones.
+func colliderDescs(skel *rig.Skeleton, colliders []ColliderSpec) ([]collide.Desc, []int32, error) {
+	descs := make([]collide.Desc, len(colliders))
+	bones := make([]int32, len(colliders))
+	for i, c := range colliders {
+		b := skel.Index(c.Bone)
+		if b < 0 {
+			return nil, nil, check.Errorf("ColliderSpec", fmt.Sprintf("[%d].Bone", i), c.Bone, "no bone has this name")
+		}
+		if err := c.Shape.Validate(); err != nil {
+			return nil, nil, fmt.Errorf("ColliderSpec[%d]: %w", i, err)
+		}
+		descs[i], bones[i] = c.Shape, int32(b)
+	}
+	return descs, bones, nil
+}
+
+// jointBones resolves a spring's joint names: each must exist, be the
+// child of the previous and not be a joint of another spring (owner).
+func jointBones(skel *rig.Skeleton, typ, field string, names []string, owner map[int32]int, spec int) ([]int32, error) {
+	if len(names) == 0 {
+		return nil, check.Errorf(typ, field+".Joints", 0, "must not be empty")
+	}
+	bones := make([]int32, len(names))
+	for j, name := range names {
+		b := int32(skel.Index(name))
+		f := fmt.Sprintf("%s.Joints[%d]", field, j)
+		if b < 0 {
+			return nil, check.Errorf(typ, f, name, "no bone has this name")
+		}
+		if j > 0 && skel.Parents()[b] != bones[j-1] {
+			return nil, check.Errorf(typ, f, name, "is not a child of %q", names[j-1])
+		}
+		if k, ok := owner[b]; ok {
+			return nil, check.Errorf(typ, f, name, "is already a joint of spring %d", k)
+		}
+		owner[b] = spec
+		bones[j] = b
+	}
+	return bones, nil
+}
+
+// firstChild returns a bone's first child, or -1: in depth-first order it
+// is the next bone when that one's parent is this bone.
+func firstChild(skel *rig.Skeleton, b int32) int32 {
+	if c := b + 1; int(c) < skel.NumBones() && skel.Parents()[c] == b {
+		return c
+	}
+	return -1
+}
+
+func identityList(list []int, n int) bool {
+	if len(list) != n {
+		return false
+	}
+	for i, k := range list {
+		if k != i {
+			return false
+		}
+	}
+	return true
+}
+
+func validVRMSettings(field string, s *VRMJointSettings) error {
+	if err := check.NonNegative(vrmSpecType, field+".Stiffness", s.Stiffness); err != nil {
+		return err
+	}
+	if err := check.NonNegative(vrmSpecType, field+".GravityPower", s.GravityPower); err != nil {
+		return err
+	}
+	if err := check.FiniteVec3(vrmSpecType, field+".GravityDir", s.GravityDir); err != nil {
+		return err
+	}
+	if err := check.Range(vrmSpecType, field+".DragForce", s.DragForce, 0, 1); err != nil {
+		return err
+	}
+	return check.NonNegative(vrmSpecType, field+".HitRadius", s.HitRadius)
+}
+
+// vrmJointDesc is a joint at its bone's rest transform with settings s.
+func vrmJointDesc(skel *rig.Skeleton, b int32, s *VRMJointSettings) spring.VRMJointDesc {
+	return spring.VRMJointDesc{
+		LocalPos: skel.RestPos()[b], LocalRot: skel.RestRot()[b], LocalScale: skel.RestScale()[b],
+		Stiffness: s.Stiffness, GravityPower: s.GravityPower, GravityDir: s.GravityDir,
+		DragForce: s.DragForce, HitRadius: s.HitRadius, Limit: s.Limit,
+	}
+}
+
+func vrmChainDesc(joints []spring.VRMJointDesc, info *systems.VRMSpringInfo) *spring.VRMChainDesc {
+	return &spring.VRMChainDesc{
+		Joints: joints, HasTail: info.HasTail, Tail: info.Tail, VirtualTail: info.VirtualTail,
+		FixedStep: info.FixedStep, StrictCollision: info.Strict,
+	}
+}
+
+func (w *World) springStore() *systems.SpringStore {
+	return ecs.GetResource[systems.SpringStore](w.ecs)
+}
+
+func (w *World) vrmOf(e ecs.Entity) (*components.VRMSprings, error) {
+	if _, err := w.pose(e); err != nil {
+		return nil, err
+	}
+	m := generic.NewMap[components.VRMSprings](w.ecs)
+	if !m.Has(e) {
+		return nil, fmt.Errorf("sway: character has no VRM springs")
+	}
+	return m.Get(e), nil
+}
+
+// vrmAt returns the store index of spring i (in AddVRMSprings' order).
+func (w *World) vrmAt(e ecs.Entity, i int) (int, error) {
+	h, err := w.vrmOf(e)
+	if err != nil {
+		return 0, err
+	}
+	st := &w.springStore().VRM
+	for k := h.First; k < h.First+h.Count; k++ {
+		if int(st.Info[k].Spec) == i {
+			return int(k), nil
+		}
+	}
+	return 0, check.Errorf("VRMSprings", "Index", i, "the character has %d VRM springs", h.Count)
+}
+
+// RemoveVRMSprings removes a character's VRM springs and their colliders;
+// the pose goes back to the animation from the next frame.
+func (w *World) RemoveVRMSprings(e ecs.Entity) error {
+	if _, err := w.vrmOf(e); err != nil {
+		return err
+	}
+	m := generic.NewMap1[components.VRMSprings](w.ecs)
+	m.Remove(e) // the store notices at the next frame
+	return nil
+}
+
+// NumVRMSprings returns how many VRM springs a character has.
+func (w *World) NumVRMSprings(e ecs.Entity) int {
+	h, err := w.vrmOf(e)
+	if err != nil {
+		return 0
+	}
+	return int(h.Count)
+}
+
+// VRMJointSettingsOf returns the settings of joint j of a character's
+// VRM spring i.
+func (w *World) VRMJointSettingsOf(e ecs.Entity, i, j int) (VRMJointSettings, error) {
+	k, err := w.vrmAt(e, i)
+	if err != nil {
+		return VRMJointSettings{}, err
+	}
+	st := &w.springStore().VRM
+	info := &st.Info[k]
+	if j < 0 || j >= int(info.N) {
+		return VRMJointSettings{}, check.Errorf("VRMSprings", "Joint", j, "spring %d has %d joints", i, info.N)
+	}
+	d := &st.JointDesc[int(info.Joint0)+j]
+	return VRMJointSettings{Stiffness: d.Stiffness, GravityPower: d.GravityPower, GravityDir: d.GravityDir,
+		DragForce: d.DragForce, HitRadius: d.HitRadius, Limit: d.Limit}, nil
+}
+
+// SetVRMSpringSettings gives every joint of a character's VRM spring i the
+// settings s; SetVRMJointSettings edits one joint (j >= 0). The spring
+// keeps its motion and the new values take effect at the next frame.
+// Invalid settings are rejected with a *FieldError and the old ones kept.
+func (w *World) SetVRMSpringSettings(e ecs.Entity, i int, s VRMJointSettings) error {
+	return w.setVRMSettings(e, i, -1, s)
+}
+
+// SetVRMJointSettings edits joint j of a character's VRM spring i; see
+// SetVRMSpringSettings.
+func (w *World) SetVRMJointSettings(e ecs.Entity, i, j int, s VRMJointSettings) error {
+	if j < 0 {
+		return check.Errorf("VRMSprings", "Joint", j, "must be >= 0")
+	}
+	return w.setVRMSettings(e, i, j, s)
+}
+
+func (w *World) setVRMSettings(e ecs.Entity, i, j int, s VRMJointSettings) error {
+	k, err := w.vrmAt(e, i)
+	if err != nil {
+		return err
+	}
+	if err := validVRMSettings("Settings", &s); err != nil {
+		return err
+	}
+	st := &w.springStore().VRM
+	info := &st.Info[k]
+	if j >= int(info.N) {
+		return check.Errorf("VRMSprings", "Joint", j, "spring %d has %d joints", i, info.N)
+	}
+	jd := append([]spring.VRMJointDesc(nil), st.JointDesc[info.Joint0:info.Joint0+info.N]...)
+	for n := range jd {
+		if j < 0 || n == j {
+			d := &jd[n]
+			d.Stiffness, d.GravityPower, d.GravityDir = s.Stiffness, s.GravityPower, s.GravityDir
+			d.DragForce, d.HitRadius, d.Limit = s.DragForce, s.HitRadius, s.Limit
+		}
+	}
+	chain, err := spring.NewVRMChain(vrmChainDesc(jd, info))
+	if err != nil {
+		return err
+	}
+	copy(st.JointDesc[info.Joint0:], jd)
+	st.Springs[k].Chain = chain
+	return nil
+}
+
+// ResetVRMSprings puts a character's VRM springs back on the animated pose
+// at the next frame (after a cut, a respawn or a pose snap).
+func (w *World) ResetVRMSprings(e ecs.Entity) error {
+	h, err := w.vrmOf(e)
+	if err != nil {
+		return err
+	}
+	st := &w.springStore().VRM
+	for k := h.First; k < h.First+h.Count; k++ {
+		st.Info[k].Reset = true
+	}
+	return nil
+}
+
+// PauseVRMSprings pauses or resumes a character's VRM springs. A paused
+// character shows its animated pose; on resume its springs restart from
+// it.
+func (w *World) PauseVRMSprings(e ecs.Entity, paused bool) error {
+	h, err := w.vrmOf(e)
+	if err != nil {
+		return err
+	}
+	if h.Paused && !paused {
+		h.Started = false
+	}
+	h.Paused = paused
+	return nil
+}
+
+// VRMSpringFaults returns how many times a character's VRM springs were
+// found with non-finite state and reset to the animated pose.
+func (w *World) VRMSpringFaults(e ecs.Entity) (uint32, error) {
+	h, err := w.vrmOf(e)
+	if err != nil {
+		return 0, err
+	}
+	return h.Faults, nil
+}
+
+// SimpleSpringSettings are a simple tip spring's settings; see
+// spring.SimpleJointDesc.
+type SimpleSpringSettings struct {
+	Bounciness float32 // >= 0: spring from the tip towards the animated tip
+	Stiffness  float32 // >= 0: push along the animated bone direction
+	Damping    float32 // >= 0: force against the tip's velocity
+}
+
+// DefaultSimpleSpringSettings returns a lively but settling spring:
+// bounciness 40, stiffness 0.5, damping 6.
+func DefaultSimpleSpringSettings() SimpleSpringSettings {
+	return SimpleSpringSettings{Bounciness: 40, Stiffness: 0.5, Damping: 6}
+}
+
+// SimpleSpringSpec describes a chain of simple tip springs by bone names,
+// from root to tip, each bone the child of the previous. Each bone's tip
+// is the next bone's rest position; the last bone's is SpringEnd.
+type SimpleSpringSpec struct {
+	Bones     []string
+	SpringEnd mgl32.Vec3 // the last bone's tip in its space; must not be zero
+	Settings  SimpleSpringSettings
+	Center    string // optional: the bone whose space keeps the inertia
+}
+
+const simpleSpecType = "SimpleSpringSpec"
+
+// AddSimpleSprings gives a character simple tip springs (earrings,
+// antennae), driven by the animated pose: each tip is pulled towards
+// where the animation puts it. Validation, teleports and the one-set rule
+// are as for AddVRMSprings.
+func (w *World) AddSimpleSprings(e ecs.Entity, specs []SimpleSpringSpec) error {
+	pose, err := w.pose(e)
+	if err != nil {
+		return err
+	}
+	if m := generic.NewMap[components.SimpleSprings](w.ecs); m.Has(e) {
+		return check.Errorf("AddSimpleSprings", "Entity", e, "already has simple springs (RemoveSimpleSprings first)")
+	}
+	if len(specs) == 0 {
+		return check.Errorf("AddSimpleSprings", "Specs", 0, "must not be empty")
+	}
+	skel := w.reg.Skeletons[pose.Skeleton]
+	owner := map[int32]int{}
+	chains := make([]*spring.SimpleChain, len(specs))
+	infos := make([]systems.SimpleSpringInfo, len(specs))
+	var bones []int32
+	var jds []spring.SimpleJointDesc
+	lastBone := int32(0)
+	for i := range specs {
+		sp := &specs[i]
+		field := fmt.Sprintf("[%d]", i)
+		b, err := jointBones(skel, simpleSpecType, field, sp.Bones, owner, i)
+		if err != nil {
+			return err
+		}
+		if err := validSimpleSettings(field+".Settings", &sp.Settings); err != nil {
+			return err
+		}
+		if err := check.FiniteVec3(simpleSpecType, field+".SpringEnd", sp.SpringEnd); err != nil {
+			return err
+		}
+		if sp.SpringEnd == (mgl32.Vec3{}) {
+			return check.Errorf(simpleSpecType, field+".SpringEnd", sp.SpringEnd, "must not be zero (the spring's length)")
+		}
+		info := systems.SimpleSpringInfo{Joint0: int32(len(bones)), N: int32(len(b)), Parent: skel.Parents()[b[0]], Center: -1}
+		if info.Parent < 0 {
+			return check.Errorf(simpleSpecType, field+".Bones", sp.Bones[0], "the root bone cannot be a spring (it has no parent to hang from)")
+		}
+		if sp.Center != "" {
+			if info.Center = int32(skel.Index(sp.Center)); info.Center < 0 {
+				return check.Errorf(simpleSpecType, field+".Center", sp.Center, "no bone has this name")
+			}
+		}
+		jd := make([]spring.SimpleJointDesc, len(b))
+		for j, bone := range b {
+			end := sp.SpringEnd
+			if j+1 < len(b) {
+				end = skel.RestPos()[b[j+1]]
+			}
+			jd[j] = simpleJointDesc(skel.RestPos()[bone], skel.RestScale()[bone], end, &sp.Settings)
+		}
+		if chains[i], err = spring.NewSimpleChain(&spring.SimpleChainDesc{Joints: jd}); err != nil {
+			return fmt.Errorf("%s%s: %w", simpleSpecType, field, err)
+		}
+		infos[i] = info
+		bones = append(bones, b...)
+		jds = append(jds, jd...)
+		lastBone = max(lastBone, info.Parent, info.Center)
+	}
+	h := w.springStore().Simple.AddSimple(chains, infos, bones, jds)
+	h.LastBone = lastBone
+	m := generic.NewMap1[components.SimpleSprings](w.ecs)
+	m.Assign(e, &h)
+	return nil
+}
+
+func validSimpleSettings(field string, s *SimpleSpringSettings) error {
+	if err := check.NonNegative(simpleSpecType, field+".Bounciness", s.Bounciness); err != nil {
+		return err
+	}
+	if err := check.NonNegative(simpleSpecType, field+".Stiffness", s.Stiffness); err != nil {
+		return err
+	}
+	return check.NonNegative(simpleSpecType, field+".Damping", s.Damping)
+}
+
+func simpleJointDesc(pos, scale, end mgl32.Vec3, s *SimpleSpringSettings) spring.SimpleJointDesc {
+	return spring.SimpleJointDesc{LocalPos: pos, LocalScale: scale, SpringEnd: end,
+		Bounciness: s.Bounciness, Stiffness: s.Stiffness, Damping: s.Damping}
+}
+
+func (w *World) simpleOf(e ecs.Entity) (*components.SimpleSprings, error) {
+	if _, err := w.pose(e); err != nil {
+		return nil, err
+	}
+	m := generic.NewMap[components.SimpleSprings](w.ecs)
+	if !m.Has(e) {
+		return nil, fmt.Errorf("sway: character has no simple springs")
+	}
+	return m.Get(e), nil
+}
+
+// SetSimpleSpringSettings edits the settings of every bone of a
+// character's simple spring chain i; they take effect at the next frame.
+func (w *World) SetSimpleSpringSettings(e ecs.Entity, i int, s SimpleSpringSettings) error {
+	h, err := w.simpleOf(e)
+	if err != nil {
+		return err
+	}
+	if i < 0 || i >= int(h.Count) {
+		return check.Errorf("SimpleSprings", "Index", i, "the character has %d simple springs", h.Count)
+	}
+	if err := validSimpleSettings("Settings", &s); err != nil {
+		return err
+	}
+	st := &w.springStore().Simple
+	k := int(h.First) + i
+	info := &st.Info[k]
+	jd := append([]spring.SimpleJointDesc(nil), st.JointDesc[info.Joint0:info.Joint0+info.N]...)
+	for n := range jd {
+		jd[n] = simpleJointDesc(jd[n].LocalPos, jd[n].LocalScale, jd[n].SpringEnd, &s)
+	}
+	c, err := spring.NewSimpleChain(&spring.SimpleChainDesc{Joints: jd})
+	if err != nil {
+		return err
+	}
+	copy(st.JointDesc[info.Joint0:], jd)
+	st.Chains[k] = c
+	return nil
+}
+
+// RemoveSimpleSprings removes a character's simple springs.
+func (w *World) RemoveSimpleSprings(e ecs.Entity) error {
+	if _, err := w.simpleOf(e); err != nil {
+		return err
+	}
+	m := generic.NewMap1[components.SimpleSprings](w.ecs)
+	m.Remove(e)
+	return nil
+}
+
+// ResetSimpleSprings puts a character's simple springs back on the
+// animated pose at the next frame.
+func (w *World) ResetSimpleSprings(e ecs.Entity) error {
+	h, err := w.simpleOf(e)
+	if err != nil {
+		return err
+	}
+	st := &w.springStore().Simple
+	for k := h.First; k < h.First+h.Count; k++ {
+		st.Info[k].Reset = true
+	}
+	return nil
+}
+
+// PauseSimpleSprings pauses or resumes a character's simple springs, as
+// PauseVRMSprings does.
+func (w *World) PauseSimpleSprings(e ecs.Entity, paused bool) error {
+	h, err := w.simpleOf(e)
+	if err != nil {
+		return err
+	}
+	if h.Paused && !paused {
+		h.Started = false
+	}
+	h.Paused = paused
+	return nil
+}
+
+// SimpleSpringFaults returns how many times a character's simple springs
+// were found with non-finite state and reset to the animated pose.
+func (w *World) SimpleSpringFaults(e ecs.Entity) (uint32, error) {
+	h, err := w.simpleOf(e)
+	if err != nil {
+		return 0, err
+	}
+	return h.Faults, nil
+}

@@ -1,0 +1,269 @@
+package systems
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+
+	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/rig"
+	"github.com/sway-anim/sway/jobs"
+	"github.com/sway-anim/sway/systems/collide"
+	"github.com/sway-anim/sway/systems/spring"
+)
+
+// The spring bones run in the springs phase, after the dynamic chains'
+// step and before their apply: VRM springs (order 20), then simple tip
+// springs (order 30). Each writes its joints' local rotations into the
+// pose and marks the spring's subtree dirty for the final forward
+// kinematics.
+func init() {
+	registerDefault(PhaseSprings, 20, "spring.vrm", func() System { return NewVRMSprings() })
+	registerDefault(PhaseSprings, 30, "spring.simple", func() System { return NewSimpleSprings() })
+}
+
+// A character that moves farther than TeleportDistance or turns by more
+// than TeleportAngle in one frame has its springs reset to the animated
+// pose, as the dynamic chains' defaults do.
+const (
+	TeleportDistance = 1           // metres
+	TeleportAngle    = math.Pi / 4 // radians
+	// MaxFixedSteps bounds the steps a FixedStep spring takes in one
+	// frame; time beyond them is dropped (a hitch does not snowball).
+	MaxFixedSteps = 8
+)
+
+var teleportCos = float32(math.Cos(TeleportAngle / 2))
+
+// isTeleport reports a root jump larger than the teleport thresholds.
+func isTeleport(prev, cur *components.Transform) bool {
+	d := cur.Pos.Sub(prev.Pos)
+	if d.Dot(d) > TeleportDistance*TeleportDistance {
+		return true
+	}
+	// The angle between two rotations is 2 acos(|a·b|).
+	a, b := prev.Rot, cur.Rot
+	dot := a.W*b.W + a.V.Dot(b.V)
+	return float32(math.Abs(float64(dot))) < teleportCos
+}
+
+// springSystem is what the two spring systems share.
+type springSystem[T any] struct {
+	frame frame
+	chars featureCharacters[T]
+	store generic.Resource[SpringStore]
+	job   *jobs.Job
+	body  func(lo, hi int)
+	// Set for the duration of one Update.
+	pool *rig.Pool
+	reg  *rig.Registry
+	st   *SpringStore
+	dt   float32
+}
+
+func (s *springSystem[T]) Initialize(w *ecs.World) {
+	s.frame = newFrame(w)
+	s.store = generic.NewResource[SpringStore](w)
+}
+
+func (s *springSystem[T]) Finalize(w *ecs.World) {}
+
+// run gathers the characters, lets prepare compact and bind the store on
+// this goroutine, then runs the body over them in parallel.
+func (s *springSystem[T]) run(w *ecs.World, prepare func(*SpringStore, []featureRef[T])) {
+	items := s.chars.gather(w)
+	s.pool, s.reg, s.st, s.dt = s.frame.pool.Get(), s.frame.reg.Get(), s.store.Get(), s.frame.time.Get().Dt
+	prepare(s.st, items)
+	s.frame.faults.Get().Report(s.frame.jobs.Get().For(s.job, len(items), CharacterGrain, s.body))
+	s.chars.release()
+	s.pool, s.reg, s.st = nil, nil, nil
+}
+
+// VRMSprings steps every character's VRM spring bones.
+type VRMSprings struct {
+	springSystem[components.VRMSprings]
+}
+
+// NewVRMSprings returns the VRM spring system.
+func NewVRMSprings() *VRMSprings {
+	s := &VRMSprings{springSystem[components.VRMSprings]{chars: newFeatureCharacters[components.VRMSprings](), job: jobs.NewJob("spring.vrm")}}
+	s.body = s.stepChars // made once: no allocation per frame
+	return s
+}
+
+// Update implements System.
+func (s *VRMSprings) Update(w *ecs.World) { s.run(w, prepareVRM) }
+
+func prepareVRM(st *SpringStore, items []featureRef[components.VRMSprings]) { st.VRM.prepareVRM(items) }
+
+func (s *VRMSprings) stepChars(lo, hi int) {
+	for i := lo; i < hi; i++ {
+		s.stepChar(&s.chars.items[i])
+	}
+}
+
+func (s *VRMSprings) stepChar(it *featureRef[components.VRMSprings]) {
+	h, pose, root := it.feat, it.pose, it.root
+	if h.Paused {
+		return
+	}
+	skel := s.reg.Skeletons[pose.Skeleton]
+	if !EnsureCurrent(s.pool, skel, pose, root, h.LastBone) {
+		return // a non-finite root: keep the last good pose
+	}
+	st, pool, a := &s.st.VRM, s.pool, pose.First
+	for k := h.ColliderFirst; k < h.ColliderFirst+h.ColliderCount; k++ {
+		b := a + st.ColliderBones[k]
+		collide.ToWorld(&st.Shapes[k], &st.ColliderDescs[k], pool.WorldPos[b], pool.WorldRot[b], pool.WorldScale[b])
+	}
+	for k := h.SetFirst; k < h.SetFirst+h.SetCount; k++ {
+		st.SetShapes[k] = st.Shapes[h.ColliderFirst+st.SetIndex[k]]
+	}
+	reset := !h.Started || isTeleport(&h.LastRoot, &root.Transform)
+	h.Started, h.LastRoot = true, root.Transform
+	springs, infos := st.Springs[h.First:h.First+h.Count], st.Info[h.First:h.First+h.Count]
+	// Runs of equal depth: a spring hanging from another's joint waits
+	// for that joint's new rotation.
+	for lo := 0; lo < len(springs); {
+		hi := lo + 1
+		for hi < len(springs) && infos[hi].Depth == infos[lo].Depth {
+			hi++
+		}
+		s.stepRun(it, skel, springs[lo:hi], infos[lo:hi], reset)
+		lo = hi
+	}
+}
+
+// stepRun steps springs of one depth: those without FixedStep together,
+// the fixed-step ones (stored after them) each by its own accumulator.
+func (s *VRMSprings) stepRun(it *featureRef[components.VRMSprings], skel *rig.Skeleton,
+	springs []spring.VRMSpring, infos []VRMSpringInfo, reset bool) {
+	st, pool, pose, a := &s.st.VRM, s.pool, it.pose, it.pose.First
+	free := 0
+	for k := range springs {
+		info, sp := &infos[k], &springs[k]
+		if info.Depth > 0 {
+			EnsureCurrent(pool, skel, pose, it.root, max(info.Parent, info.Center))
+		}
+		b := a + info.Parent
+		sp.ParentPos, sp.ParentRot, sp.ParentScale = pool.WorldPos[b], pool.WorldRot[b], pool.WorldScale[b]
+		sp.CenterPos, sp.CenterRot = mgl32.Vec3{}, mgl32.Quat{W: 1}
+		if info.Center >= 0 {
+			c := a + info.Center
+			sp.CenterPos, sp.CenterRot = pool.WorldPos[c], pool.WorldRot[c]
+		}
+		if reset || info.Reset {
+			st.resetSpring(sp, info)
+		}
+		if info.FixedStep == 0 {
+			free = k + 1
+		}
+	}
+	spring.StepVRMSprings(springs[:free], s.dt)
+	for k := free; k < len(springs); k++ {
+		info := &infos[k]
+		info.Acc += s.dt
+		n := min(int(info.Acc/info.FixedStep), MaxFixedSteps)
+		info.Acc = min(info.Acc-float32(n)*info.FixedStep, info.FixedStep)
+		for ; n > 0; n-- {
+			spring.StepVRMSprings(springs[k:k+1], info.FixedStep)
+		}
+	}
+	for k := range springs {
+		info, sp := &infos[k], &springs[k]
+		j0, j1 := info.Joint0, info.Joint0+info.N
+		if !particlesFinite(st.Cur[j0:j1]) || !particlesFinite(st.Prev[j0:j1]) {
+			// Keep the animated pose this frame and restart from it.
+			st.resetSpring(sp, info)
+			it.feat.Faults++
+			continue
+		}
+		bones := st.JointBone[j0:j1]
+		for j, bone := range bones {
+			pool.LocalRot[a+bone] = st.Rot[int(j0)+j]
+		}
+		pose.MarkDirty(bones[0], skel.SubtreeEnd(int(bones[0])))
+	}
+}
+
+// resetSpring puts a spring's tails at rest under this frame's parent and
+// centre, and its output at the rest rotations, which is what a
+// fixed-step spring shows until its first step.
+func (p *VRMPart) resetSpring(sp *spring.VRMSpring, info *VRMSpringInfo) {
+	spring.ResetVRM(sp.State, sp.Chain, sp.ParentPos, sp.ParentRot, sp.ParentScale, sp.CenterPos, sp.CenterRot)
+	for j := info.Joint0; j < info.Joint0+info.N; j++ {
+		p.Rot[j] = p.JointDesc[j].LocalRot
+	}
+	info.Reset, info.Acc = false, 0
+}
+
+// SimpleSprings steps every character's simple tip springs.
+type SimpleSprings struct {
+	springSystem[components.SimpleSprings]
+}
+
+// NewSimpleSprings returns the simple spring system.
+func NewSimpleSprings() *SimpleSprings {
+	s := &SimpleSprings{springSystem[components.SimpleSprings]{chars: newFeatureCharacters[components.SimpleSprings](), job: jobs.NewJob("spring.simple")}}
+	s.body = s.stepChars
+	return s
+}
+
+// Update implements System.
+func (s *SimpleSprings) Update(w *ecs.World) { s.run(w, prepareSimple) }
+
+func prepareSimple(st *SpringStore, items []featureRef[components.SimpleSprings]) {
+	st.Simple.prepareSimple(items)
+}
+
+func (s *SimpleSprings) stepChars(lo, hi int) {
+	for i := lo; i < hi; i++ {
+		s.stepChar(&s.chars.items[i])
+	}
+}
+
+func (s *SimpleSprings) stepChar(it *featureRef[components.SimpleSprings]) {
+	h, pose, root := it.feat, it.pose, it.root
+	if h.Paused {
+		return
+	}
+	skel := s.reg.Skeletons[pose.Skeleton]
+	if !EnsureCurrent(s.pool, skel, pose, root, h.LastBone) {
+		return
+	}
+	reset := !h.Started || isTeleport(&h.LastRoot, &root.Transform)
+	h.Started, h.LastRoot = true, root.Transform
+	st, pool, a := &s.st.Simple, s.pool, pose.First
+	for k := h.First; k < h.First+h.Count; k++ {
+		info, c, state := &st.Info[k], st.Chains[k], &st.States[k]
+		// Earlier chains may have turned this one's parent.
+		EnsureCurrent(pool, skel, pose, root, max(info.Parent, info.Center))
+		j0, j1 := info.Joint0, info.Joint0+info.N
+		bones, anim, rot := st.JointBone[j0:j1], st.Anim[j0:j1], st.Rot[j0:j1]
+		for j, bone := range bones {
+			anim[j] = pool.LocalRot[a+bone]
+		}
+		b := a + info.Parent
+		pp, pr, ps := pool.WorldPos[b], pool.WorldRot[b], pool.WorldScale[b]
+		cp, cr := mgl32.Vec3{}, mgl32.Quat{W: 1}
+		if info.Center >= 0 {
+			cp, cr = pool.WorldPos[a+info.Center], pool.WorldRot[a+info.Center]
+		}
+		if reset || info.Reset {
+			spring.ResetSimple(state, c, anim, pp, pr, ps, cp, cr)
+			info.Reset = false
+		}
+		spring.StepSimple(rot, anim, state, c, pp, pr, ps, cp, cr, s.dt)
+		if !particlesFinite(state.LastTip) || !particlesFinite(state.Velocity) {
+			spring.ResetSimple(state, c, anim, pp, pr, ps, cp, cr)
+			h.Faults++
+			continue
+		}
+		for j, bone := range bones {
+			pool.LocalRot[a+bone] = rot[j]
+		}
+		pose.MarkDirty(bones[0], skel.SubtreeEnd(int(bones[0])))
+	}
+}
