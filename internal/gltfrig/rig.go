@@ -87,10 +87,10 @@ type Joint struct {
 // are never read.
 const (
 	MaxJSONBytes      = 16 << 20 // the JSON text (.gltf) or JSON chunk (.glb)
-	MaxJSONValues     = 1 << 20  // values in the JSON text (counted as commas and brackets)
+	MaxJSONValues     = 1 << 19  // values in the JSON text (counted as commas and brackets)
 	MaxJSONObjects    = 1 << 16  // JSON objects ({…}) in the text
 	MaxJSONDepth      = 64       // nesting of arrays and objects
-	MaxNodes          = 1 << 16  // glTF nodes
+	MaxNodes          = 1 << 14  // glTF nodes
 	MaxBones          = rig.MaxBones
 	MaxSprings        = 1024
 	MaxJoints         = 4096    // all springs together, after the 0.x expansion
