@@ -93,7 +93,7 @@ func unmarshal(data []byte, v any, path string) error {
 		} else if p == "" {
 			p = path
 		}
-		return bad(p, te.Value, "cannot be read as %v", te.Type)
+		return bad(orJSON(p), te.Value, "cannot be read as %v", te.Type)
 	case errors.As(err, &se):
 		return bad(orJSON(path), se.Offset, "syntax error at byte %d: %v", se.Offset, se)
 	default:
