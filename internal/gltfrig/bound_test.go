@@ -74,3 +74,15 @@ func FuzzLoadGLB(f *testing.F) {
 		checkRig(t, r)
 	})
 }
+
+// BenchmarkDecodeHumanoid loads the 1.0 test humanoid from GLB bytes.
+func BenchmarkDecodeHumanoid(b *testing.B) {
+	glb := encodeGLB(b, build1())
+	b.SetBytes(int64(len(glb)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Decode(bytes.NewReader(glb)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

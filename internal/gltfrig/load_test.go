@@ -209,6 +209,10 @@ func TestLoadForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if got.Skeleton.Name != "humanoid" {
+		t.Errorf("skeleton named %q, want the file's name", got.Skeleton.Name)
+	}
+	got.Skeleton.Name = ""
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Load differs from Decode")
 	}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/sway-anim/sway/internal/check"
 )
@@ -21,14 +23,21 @@ func bad(path string, value any, format string, args ...any) error {
 
 // Load reads the rig of a .glb, .vrm or .gltf file. The form is told by
 // the content (the GLB magic), not by the file name. Buffers are not read:
-// everything the rig needs is in the JSON.
+// everything the rig needs is in the JSON. The skeleton is named after
+// the file (its base name without the extension).
 func Load(path string) (*Rig, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Decode(f)
+	r, err := Decode(f)
+	if err != nil {
+		return nil, err
+	}
+	base := filepath.Base(path)
+	r.Skeleton.Name = strings.TrimSuffix(base, filepath.Ext(base))
+	return r, nil
 }
 
 // Decode reads a rig from a GLB stream (.glb, .vrm) or from glTF JSON.
