@@ -6,6 +6,7 @@ require (
 	github.com/go-gl/mathgl v1.2.0
 	github.com/mlange-42/arche v0.15.3
 	github.com/mlange-42/arche-model v0.10.0
+	github.com/qmuntal/gltf v0.29.0
 	golang.org/x/sync v0.24.0
 )
 

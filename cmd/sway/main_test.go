@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/qmuntal/gltf"
+)
+
+// writeRig writes a three-bone hair chain with a VRMC_springBone spring,
+// a sphere collider and a humanoid head.
+func writeRig(t *testing.T) string {
+	t.Helper()
+	doc := gltf.NewDocument()
+	for i, name := range []string{"head", "hair0", "hair1", "hair2"} {
+		n := &gltf.Node{Name: name, Matrix: gltf.DefaultMatrix, Rotation: gltf.DefaultRotation, Scale: gltf.DefaultScale, Translation: [3]float64{0, -0.1, 0}}
+		if i < 3 {
+			n.Children = []int{i + 1}
+		}
+		doc.Nodes = append(doc.Nodes, n)
+	}
+	doc.Nodes[0].Translation = [3]float64{0, 1.5, 0}
+	doc.Scenes[0].Nodes = []int{0}
+	type o = map[string]any
+	joint := func(n int) o {
+		return o{"node": n, "stiffness": 0.8, "gravityPower": 0.2, "dragForce": 0.3, "hitRadius": 0.01}
+	}
+	doc.Extensions = gltf.Extensions{
+		"VRMC_vrm": o{"specVersion": "1.0", "humanoid": o{"humanBones": o{"head": o{"node": 0}}}},
+		"VRMC_springBone": o{"specVersion": "1.0",
+			"colliders":      []o{{"node": 0, "shape": o{"sphere": o{"offset": []float64{0, 0.05, 0}, "radius": 0.09}}}},
+			"colliderGroups": []o{{"colliders": []int{0}}},
+			"springs":        []o{{"name": "hair", "joints": []o{joint(1), joint(2), joint(3)}, "colliderGroups": []int{0}}},
+		},
+	}
+	var buf bytes.Buffer
+	if err := gltf.NewEncoder(&buf).Encode(doc); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "hair.vrm")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// inspect prints the tree, the spring with its joints and settings, the
+// collider and the humanoid map.
+func TestInspect(t *testing.T) {
+	path := writeRig(t)
+	var out, errb bytes.Buffer
+	if code := run([]string{"inspect", path}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	got := out.String()
+	for _, want := range []string{
+		"VRM 1.0",
+		"skeleton: 4 bones",
+		"\n  head  pos (0, 1.5, 0)\n    hair0  pos (0, -0.1, 0)\n      hair1",
+		`[0] "hair": 3 joints (2 swing, last joint is the tail), centre world, colliders [0]`,
+		"hair0                stiffness 0.8  gravity 0.2 (0, -1, 0)  drag 0.3  hitRadius 0.01",
+		"colliders: 1\n  [0] head                 sphere (0, 0.05, 0) r 0.09",
+		"humanoid: 1 bones\n  head                     head",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// Usage errors exit 2; a bad file exits 1 with the loader's message.
+func TestInspectErrors(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run(nil, &out, &errb); code != 2 {
+		t.Errorf("no command: exit %d", code)
+	}
+	if code := run([]string{"trace"}, &out, &errb); code != 2 {
+		t.Errorf("unknown command: exit %d", code)
+	}
+	if code := run([]string{"inspect"}, &out, &errb); code != 2 {
+		t.Errorf("no file: exit %d", code)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.gltf")
+	if err := os.WriteFile(bad, []byte(`{"asset":{"version":"2.0"},"nodes":[{"children":[5]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	if code := run([]string{"inspect", bad}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "nodes[0].children[0]") {
+		t.Errorf("bad file: exit %d, %q", code, errb.String())
+	}
+}

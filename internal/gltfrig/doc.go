@@ -1,0 +1,96 @@
+// Package gltfrig reads the rig of a glTF 2.0 or VRM file (.glb, .vrm,
+// .gltf) into plain data, independent of any world: the skeleton, the
+// VRM spring bones with their colliders, and the VRM humanoid bone map.
+//
+// # Outline
+//
+//   - Load (a path) and Decode (a stream) return a *Rig: a
+//     rig.SkeletonDesc, Colliders (collide.Desc on a bone), Springs (joints
+//     with their VRMC_springBone settings, collider indices, centre) and
+//     Humanoid (VRM bone name -> bone name), with the Version read.
+//   - The document model is github.com/qmuntal/gltf's (Node, Skin, Scene,
+//     Asset, with its defaults and checks); the GLB container is read here,
+//     and only up to the end of the JSON chunk: buffers (meshes, textures)
+//     are never read, so a 100 MB avatar costs its JSON only.
+//
+// # Skeleton
+//
+// The bones are the joints of every skin, plus every node the VRM
+// extensions name (spring joints, collider nodes, centres, humanoid bones),
+// plus all their ancestors, so that rest transforms compose to the model
+// space the file means. Without a skin the bones are the nodes of the
+// default scene (scene, else scenes[0], else every node). Bones keep node
+// order in the SkeletonDesc; rest TRS is the node's, a node matrix
+// decomposed (a mirror becomes a negative x scale; shear, a projective
+// row or a zero axis is rejected).
+//
+// Bones are named by node names. A node without a name is "node<i>" (its
+// index); a name already taken by an earlier node becomes "<name>#<i>".
+// Names therefore depend only on the file.
+//
+// # VRM 1.0
+//
+// VRMC_springBone (specVersion 1.0 or 1.0-beta; another version is ignored
+// with a warning): each spring's joints must follow the node hierarchy
+// (each joint's node the child of the previous one). As in the
+// specification and three-vrm, the last joint is the tail of the chain: its
+// settings are unused and it does not rotate (Spring.VirtualTail = 0).
+// Omitted settings take the specification's defaults: stiffness 1,
+// gravityPower 0, gravityDir (0, -1, 0), dragForce 0.5, hitRadius 0.
+//
+// VRMC_springBone_extended_collider on a collider (specVersion 1.0, or
+// 1.0-draft as the specification's examples write): when it has a sphere,
+// capsule or plane, that shape replaces the base one, which is only the
+// fallback for readers without the extension (and is not read). With an
+// unknown specVersion or without a known shape the base shape is used, and
+// a warning says so. Inside spheres and capsules get collide.Inside; a
+// plane's normal (default (0, 0, 1)) is normalised and must not be zero.
+//
+// # VRM 0.x
+//
+// extensions.VRM.secondaryAnimation becomes the same Rig:
+//
+//   - Each boneGroups[g].bones entry is the root of a tree of joints: every
+//     node below it swings, as UniVRM 0.x and three-vrm do. The tree is
+//     split into first-child chains (a 0.x joint's tail is its first child):
+//     a chain runs from its start down the first children to a leaf; every
+//     further child starts another spring, listed after the spring it
+//     branches from. Each spring is named after the group's comment (or
+//     "boneGroups[g]").
+//   - A leaf has no child, so in 0.x it swings with a virtual tail 7 cm
+//     long along the direction from its parent to it:
+//     Spring.VirtualTail = VirtualTail0x for every 0.x spring.
+//   - Settings are per group (stiffiness, as the format spells it,
+//     gravityPower, gravityDir, dragForce, hitRadius, center with -1 for
+//     none), with UniVRM's defaults when omitted: stiffness 1,
+//     gravityPower 0, gravityDir (0, -1, 0), dragForce 0.4, hitRadius 0.02.
+//   - colliderGroups are spheres on the group's node; their colliders are
+//     appended to Rig.Colliders in order.
+//
+// Coordinates. A 0.x model faces -Z in glTF space (1.0 models face +Z), and
+// UniVRM 0.x writes collider offsets and gravityDir in Unity's left-handed
+// space without the z flip it applies to nodes. The loader therefore
+// negates z of those vectors (three-vrm does the same for offsets), and
+// turns the whole rig half a turn about +Y so that it faces +Z like a 1.0
+// rig: every root bone's rest translation and rotation are preceded by
+// that turn, and gravityDir (a world direction) turns with it. Collider
+// offsets are in bone space and need nothing more. The result: the 0.x
+// and 1.0 forms of one model load to the same model-space rest pose,
+// collider positions and gravity, and skinning with the file's inverse
+// bind matrices shows the mesh turned with the bones.
+//
+// # Untrusted files
+//
+// Before decoding, the JSON text is limited to MaxJSONBytes and scanned
+// for its nesting depth, number of values and of objects (MaxJSONDepth,
+// MaxJSONValues, MaxJSONObjects), which bounds what decoding can
+// allocate. After decoding, counts are bounded (MaxNodes, MaxBones,
+// MaxSprings, MaxJoints, MaxColliders, MaxColliderGroups,
+// MaxColliderRefs, MaxHumanBones), every index is checked, a node with two
+// parents or a cycle in the hierarchy is rejected, every number must be a
+// finite float32 and within the range the format gives, rotations must be
+// unit quaternions (within rig.RotationTolerance) and scales non-zero.
+// Unknown extensions are ignored. Every rejection is a *check.FieldError
+// with Type "glTF" whose Field is the JSON path of the offending value,
+// e.g. extensions.VRMC_springBone.springs[2].joints[0].node.
+package gltfrig

@@ -1,0 +1,5 @@
+//go:build !race
+
+package gltfrig
+
+const raceOn = false

@@ -1,0 +1,160 @@
+package gltfrig
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sway-anim/sway/internal/check"
+)
+
+// errType is the Type of every *check.FieldError the loader returns; the
+// Field is the JSON path of the offending value.
+const errType = "glTF"
+
+func bad(path string, value any, format string, args ...any) error {
+	return check.Errorf(errType, path, value, format, args...)
+}
+
+// Load reads the rig of a .glb, .vrm or .gltf file. The form is told by
+// the content (the GLB magic), not by the file name. Buffers are not read:
+// everything the rig needs is in the JSON. The skeleton is named after
+// the file (its base name without the extension).
+func Load(path string) (*Rig, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := Decode(f)
+	if err != nil {
+		return nil, err
+	}
+	base := filepath.Base(path)
+	r.Skeleton.Name = strings.TrimSuffix(base, filepath.Ext(base))
+	return r, nil
+}
+
+// Decode reads a rig from a GLB stream (.glb, .vrm) or from glTF JSON.
+// It reads at most the GLB header and the JSON chunk (or MaxJSONBytes of
+// JSON). A bad file gives a *check.FieldError (errors.Is(err,
+// check.ErrInvalid)) whose Field is the JSON path of the offending value,
+// or "glb.…" for the binary container; I/O errors come back as they are.
+func Decode(r io.Reader) (*Rig, error) {
+	br := bufio.NewReader(r)
+	magic, _ := br.Peek(4)
+	var js []byte
+	var err error
+	if string(magic) == "glTF" {
+		js, err = readGLBJSON(br)
+	} else {
+		js, err = readLimited(br, MaxJSONBytes, "json")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return decodeJSON(js)
+}
+
+const (
+	glbHeaderBytes = 12
+	chunkJSON      = 0x4E4F534A // "JSON"
+)
+
+// readGLBJSON reads the GLB header and returns the first chunk, which the
+// format requires to be the JSON chunk.
+func readGLBJSON(r io.Reader) ([]byte, error) {
+	var h [glbHeaderBytes + 8]byte
+	if _, err := io.ReadFull(r, h[:]); err != nil {
+		return nil, bad("glb", len(h), "truncated header: %v", err)
+	}
+	le := binary.LittleEndian
+	version, total := le.Uint32(h[4:]), le.Uint32(h[8:])
+	length, typ := le.Uint32(h[12:]), le.Uint32(h[16:])
+	if version != 2 {
+		return nil, bad("glb.version", version, "must be 2")
+	}
+	if typ != chunkJSON {
+		return nil, bad("glb.chunks[0].chunkType", fmt.Sprintf("%#x", typ), "the first chunk must be JSON")
+	}
+	if length > MaxJSONBytes {
+		return nil, bad("glb.chunks[0].chunkLength", length, "more than MaxJSONBytes (%d)", MaxJSONBytes)
+	}
+	if uint64(length)+glbHeaderBytes+8 > uint64(total) {
+		return nil, bad("glb.length", total, "shorter than the JSON chunk (%d bytes) and the headers", length)
+	}
+	// Read as the data arrives: a length that lies costs no allocation.
+	js, err := io.ReadAll(io.LimitReader(r, int64(length)))
+	if err != nil {
+		return nil, err
+	}
+	if len(js) != int(length) {
+		return nil, bad("glb.chunks[0].chunkLength", length, "the file ends after %d bytes of JSON", len(js))
+	}
+	return js, nil
+}
+
+func readLimited(r io.Reader, limit int64, path string) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, bad(path, "> limit", "more than MaxJSONBytes (%d) of JSON", limit)
+	}
+	return b, nil
+}
+
+// scanJSON bounds what decoding the text can allocate before anything is
+// decoded: the nesting depth, the number of values (an upper bound:
+// commas plus brackets plus one) and of objects, outside strings.
+func scanJSON(b []byte) error {
+	depth, values, objects := 0, 1, 0
+	inStr, esc := false, false
+	for _, c := range b {
+		if inStr {
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '{', '[':
+			depth++
+			values++
+			if c == '{' {
+				objects++
+			}
+			if depth > MaxJSONDepth {
+				return bad("json", depth, "nested deeper than MaxJSONDepth (%d)", MaxJSONDepth)
+			}
+		case '}', ']':
+			depth--
+		case ',':
+			values++
+		}
+	}
+	if values > MaxJSONValues {
+		return bad("json", values, "more than MaxJSONValues (%d) values", MaxJSONValues)
+	}
+	if objects > MaxJSONObjects {
+		return bad("json", objects, "more than MaxJSONObjects (%d) objects", MaxJSONObjects)
+	}
+	return nil
+}
+
+func trimBOM(b []byte) []byte {
+	return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+}

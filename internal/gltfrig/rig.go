@@ -1,0 +1,101 @@
+package gltfrig
+
+import (
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/sway-anim/sway/internal/rig"
+	"github.com/sway-anim/sway/systems/collide"
+)
+
+// Version says which VRM extensions a file carried.
+type Version uint8
+
+const (
+	VersionNone Version = iota // plain glTF: a skeleton only
+	VersionVRM0                // VRM 0.x: extensions.VRM
+	VersionVRM1                // VRM 1.0: extensions.VRMC_vrm / VRMC_springBone
+)
+
+func (v Version) String() string {
+	switch v {
+	case VersionVRM0:
+		return "VRM 0.x"
+	case VersionVRM1:
+		return "VRM 1.0"
+	default:
+		return "glTF"
+	}
+}
+
+// VirtualTail0x is the length of the tail VRM 0.x gives the last joint of
+// a chain, which has no child node: 7 cm along the direction from its
+// parent to it (spring.DefaultVirtualTail).
+const VirtualTail0x = 0.07
+
+// Rig is a character read from a file, as plain data independent of any
+// world. Bones are named by node names (generated when missing or
+// repeated, see the package doc).
+type Rig struct {
+	Skeleton  rig.SkeletonDesc
+	Colliders []Collider
+	Springs   []Spring
+	// Humanoid maps VRM humanoid bone names ("hips", "head", "leftEye", …)
+	// to bone names.
+	Humanoid map[string]string
+	Version  Version
+	// Warnings lists what was read but ignored: unknown spec versions,
+	// a 0.x extension next to 1.0 ones, extended colliders that fell back.
+	Warnings []string
+}
+
+// Collider is a collider attached to a bone, in that bone's space.
+type Collider struct {
+	Bone  string
+	Shape collide.Desc
+}
+
+// Spring is one spring-bone chain: joints from root to tip, each joint's
+// bone the child of the previous joint's bone.
+type Spring struct {
+	Name   string
+	Joints []Joint
+	// Colliders indexes Rig.Colliders: the spring's collider groups
+	// flattened, in group order, each collider once.
+	Colliders []int
+	// Center is the bone whose space the inertia lives in; "" for world.
+	Center string
+	// VirtualTail is 0 when the last joint is only the tail of the chain
+	// (VRM 1.0: its settings are unused and it does not rotate). When > 0
+	// the last joint swings too, with a virtual tail this long (VRM 0.x:
+	// VirtualTail0x).
+	VirtualTail float32
+}
+
+// Joint is one joint of a spring with its settings (VRMC_springBone).
+type Joint struct {
+	Bone         string
+	Stiffness    float32
+	GravityPower float32
+	GravityDir   mgl32.Vec3 // model space of the loaded rig (+Z forward)
+	DragForce    float32
+	HitRadius    float32
+}
+
+// Limits on what a file can make the loader read and allocate. The JSON
+// text is scanned before it is decoded, so that its values, objects and
+// nesting are counted on the bytes alone; the buffers (meshes, textures)
+// are never read.
+const (
+	MaxJSONBytes      = 16 << 20 // the JSON text (.gltf) or JSON chunk (.glb)
+	MaxJSONValues     = 1 << 19  // values in the JSON text (counted as commas and brackets)
+	MaxJSONObjects    = 1 << 16  // JSON objects ({…}) in the text
+	MaxJSONDepth      = 64       // nesting of arrays and objects
+	MaxNodes          = 1 << 14  // glTF nodes
+	MaxBones          = rig.MaxBones
+	MaxSprings        = 1024
+	MaxJoints         = 4096    // all springs together, after the 0.x expansion
+	MaxColliders      = 1024    // colliders (0.x: spheres of all groups)
+	MaxColliderGroups = 1024    // collider groups
+	MaxColliderRefs   = 1 << 16 // springs' collider lists together, before duplicates are removed
+	MaxHumanBones     = 256     // humanoid bone entries
+)

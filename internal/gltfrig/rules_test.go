@@ -1,0 +1,150 @@
+package gltfrig
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/qmuntal/gltf"
+
+	"github.com/sway-anim/sway/systems/collide"
+)
+
+const extPath = sb + ".colliders[%d].extensions.VRMC_springBone_extended_collider"
+
+// An extended collider replaces its base shape only with a known version
+// and a known shape; otherwise the base shape is used and a warning says
+// why. An inside capsule keeps its tail.
+func TestExtendedColliderFallback(t *testing.T) {
+	good := encodeGLB(t, build1())
+	base := collide.NewSphere(mgl32.Vec3{0, -10000, 0}, 0)
+
+	b := mutate(t, good, sb+".colliders[3].extensions.VRMC_springBone_extended_collider.specVersion", "2.0", false)
+	r := decodeBytes(t, b)
+	if r.Colliders[3].Shape != base || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "specVersion") {
+		t.Errorf("unknown version: %+v, warnings %q", r.Colliders[3].Shape, r.Warnings)
+	}
+
+	b = mutate(t, good, sb+".colliders[3].extensions.VRMC_springBone_extended_collider.shape", map[string]any{"palne": map[string]any{}}, false)
+	r = decodeBytes(t, b)
+	if r.Colliders[3].Shape != base || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "no known shape") {
+		t.Errorf("unknown shape: %+v, warnings %q", r.Colliders[3].Shape, r.Warnings)
+	}
+
+	capsule := map[string]any{"capsule": map[string]any{"offset": []float64{0, 0.1, 0}, "tail": []float64{0, 0.4, 0}, "radius": 0.2, "inside": true}}
+	b = mutate(t, good, sb+".colliders[3].extensions.VRMC_springBone_extended_collider.shape", capsule, false)
+	r = decodeBytes(t, b)
+	want := collide.NewCapsule(mgl32.Vec3{0, 0.1, 0}, mgl32.Vec3{0, 0.4, 0}, 0.2, 0.2)
+	want.Bound = collide.Inside
+	if r.Colliders[3].Shape != want {
+		t.Errorf("inside capsule = %+v, want %+v", r.Colliders[3].Shape, want)
+	}
+
+	// "inside" in the base shape means nothing: VRMC_springBone has no inside colliders.
+	b = mutate(t, good, sb+".colliders[0].shape.sphere.inside", true, false)
+	if r = decodeBytes(t, b); r.Colliders[0].Shape.Bound != collide.Outside {
+		t.Errorf("base shape read as inside")
+	}
+
+	// A plane without a normal faces +Z, the specification's default.
+	b = mutate(t, good, sb+".colliders[4].extensions.VRMC_springBone_extended_collider.shape.plane.normal", nil, true)
+	if r = decodeBytes(t, b); r.Colliders[4].Shape.Normal != (mgl32.Vec3{0, 0, 1}) {
+		t.Errorf("default plane normal %v", r.Colliders[4].Shape.Normal)
+	}
+}
+
+// A 0.x bone is the root of a tree: every node below swings, split into
+// first-child chains, branches listed after the chain they leave, each
+// chain with the 7 cm virtual tail.
+func TestVRM0TreeExpansion(t *testing.T) {
+	doc := gltf.NewDocument()
+	// root -> a0 -> a1 -> a2 ; a0 -> b0 -> b1 ; a0 -> c0 ; a1 -> d0
+	names := []string{"root", "a0", "a1", "a2", "b0", "b1", "c0", "d0"}
+	for _, n := range names {
+		doc.Nodes = append(doc.Nodes, &gltf.Node{Name: n, Matrix: gltf.DefaultMatrix, Rotation: gltf.DefaultRotation, Scale: gltf.DefaultScale, Translation: [3]float64{0, -0.1, 0}})
+	}
+	doc.Nodes[0].Children = []int{1}
+	doc.Nodes[1].Children = []int{2, 4, 6}
+	doc.Nodes[2].Children = []int{3, 7}
+	doc.Nodes[4].Children = []int{5}
+	doc.Scenes[0].Nodes = []int{0}
+	doc.Extensions = gltf.Extensions{extVRM0: obj{"secondaryAnimation": obj{
+		"boneGroups": []any{obj{"bones": []int{1}}},
+	}}}
+	r := decodeBytes(t, encodeGLB(t, doc))
+	var got [][]string
+	for _, s := range r.Springs {
+		var chain []string
+		for _, j := range s.Joints {
+			chain = append(chain, j.Bone)
+		}
+		got = append(got, chain)
+		if s.VirtualTail != VirtualTail0x || s.Name != "boneGroups[0]" {
+			t.Errorf("spring %+v", s)
+		}
+	}
+	want := [][]string{{"a0", "a1", "a2"}, {"b0", "b1"}, {"c0"}, {"d0"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("chains %v, want %v", got, want)
+	}
+	// UniVRM's defaults for omitted settings, gravity straight down.
+	j := r.Springs[0].Joints[0]
+	if j.Stiffness != 1 || j.DragForce != 0.4 || j.HitRadius != 0.02 || j.GravityPower != 0 || j.GravityDir != (mgl32.Vec3{0, -1, 0}) {
+		t.Errorf("defaults %+v", j)
+	}
+	// Without a skin the skeleton is the scene; the 0.x root is turned to face +Z.
+	if len(r.Skeleton.Bones) != len(names) || r.Skeleton.Bones[0].Rot != (mgl32.Quat{W: 0, V: mgl32.Vec3{0, 1, 0}}) {
+		t.Errorf("skeleton %+v", r.Skeleton.Bones[:1])
+	}
+}
+
+// Unnamed and repeated node names get stable generated names; bones are
+// the scene's nodes when there is no skin, and nodes of another scene are
+// left out.
+func TestNodeNamesAndScene(t *testing.T) {
+	doc := gltf.NewDocument()
+	for _, n := range []string{"", "x", "x", "x#2", "", "other"} {
+		doc.Nodes = append(doc.Nodes, &gltf.Node{Name: n, Matrix: gltf.DefaultMatrix, Rotation: gltf.DefaultRotation, Scale: gltf.DefaultScale})
+	}
+	doc.Nodes[0].Children = []int{1, 2, 3, 4}
+	doc.Scenes[0].Nodes = []int{0}
+	doc.Scenes = append(doc.Scenes, &gltf.Scene{Nodes: []int{5}})
+	b := encodeGLB(t, doc)
+	r := decodeBytes(t, b)
+	var got []string
+	for _, bone := range r.Skeleton.Bones {
+		got = append(got, bone.Name)
+	}
+	want := []string{"node0", "x", "x#2", "x#2#3", "node4"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("names %v, want %v", got, want)
+	}
+	if r2 := decodeBytes(t, b); !reflect.DeepEqual(r2, r) {
+		t.Error("names differ between loads")
+	}
+	r = decodeBytes(t, mutate(t, b, "scene", 1, false))
+	if len(r.Skeleton.Bones) != 1 || r.Skeleton.Bones[0].Name != "other" {
+		t.Errorf("scene 1 skeleton %+v", r.Skeleton.Bones)
+	}
+	if _, err := Decode(bytes.NewReader(mutate(t, b, "scene", 2, false))); err == nil || fieldOf(t, err) != "scene" {
+		t.Errorf("scene 2: %v", err)
+	}
+}
+
+// Both forms in one file: 1.0 wins, with a warning; unknown springBone
+// versions are ignored with a warning.
+func TestVersionChoice(t *testing.T) {
+	doc := build1()
+	doc.Extensions[extVRM0] = build0().Extensions[extVRM0]
+	r := decodeBytes(t, encodeGLB(t, doc))
+	if r.Version != VersionVRM1 || len(r.Warnings) != 1 || len(r.Springs) != 2 {
+		t.Errorf("version %v, warnings %q", r.Version, r.Warnings)
+	}
+	b := mutate(t, encodeGLB(t, build1()), sb+".specVersion", "0.1", false)
+	r = decodeBytes(t, b)
+	if len(r.Springs) != 0 || len(r.Colliders) != 0 || len(r.Warnings) != 1 {
+		t.Errorf("unknown springBone version read: %d springs, warnings %q", len(r.Springs), r.Warnings)
+	}
+}
