@@ -126,7 +126,7 @@ type fixObj = map[string]any
 var (
 	fixColliderNodes   = []string{"head", "head", "chest"}
 	fixColliderOffsets = [][3]float64{{0, 0.06, 0.01}, {0, 0.02, 0.08}, {0, 0.05, 0.06}}
-	fixColliderRadii   = []float64{0.09, 0.03, 0.12}
+	fixColliderRadii   = []float64{0.06, 0.03, 0.12}
 	fixHairRGravity    = [3]float64{0.48, -0.8, 0.36}
 	fixHumanBones      = []string{"hips", "spine", "chest", "neck", "head", "leftEye", "rightEye"}
 )
