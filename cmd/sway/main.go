@@ -3,18 +3,29 @@
 //	sway inspect FILE   print the rig of a .glb, .vrm or .gltf file: the
 //	                    skeleton tree, the springs with their joints and
 //	                    settings, the colliders and the humanoid bone map
+//	sway trace FILE [-frames N] [-dt S] [-root-path PATH.json] [-out OUT] [-format json|csv]
+//	                    step the file's character with its root on a path of
+//	                    keyframes and write every bone's world position and
+//	                    rotation per frame (see Keyframe and Trace)
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 )
 
 const usage = `usage: sway inspect FILE
+       sway trace FILE [-frames N] [-dt S] [-root-path PATH.json] [-out OUT] [-format json|csv]
 
   inspect   print the skeleton tree, springs, colliders and humanoid map of a
             .glb, .vrm or .gltf file
+  trace     step the file's character, its root following PATH.json (a list of
+            {"t": s, "pos": [x, y, z], "rot": [w, x, y, z]}, linear position,
+            slerp rotation; none: the origin), -frames N (60) of -dt S (1/60)
+            seconds, and write every bone's world position and rotation (w
+            first) per frame, as JSON or CSV, to OUT (none: standard output)
 `
 
 func main() {
@@ -36,6 +47,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		if err := inspect(stdout, args[1]); err != nil {
 			fmt.Fprintf(stderr, "sway inspect: %v\n", err)
+			return 1
+		}
+		return 0
+	case "trace":
+		err := trace(stdout, args[1:])
+		var ue usageError
+		switch {
+		case errors.As(err, &ue):
+			fmt.Fprintf(stderr, "sway trace: %v\n%s", ue.error, usage)
+			return 2
+		case err != nil:
+			fmt.Fprintf(stderr, "sway trace: %v\n", err)
 			return 1
 		}
 		return 0

@@ -99,3 +99,14 @@ const (
 	MaxColliderRefs   = 1 << 16 // springs' collider lists together, before duplicates are removed
 	MaxHumanBones     = 256     // humanoid bone entries
 )
+
+// HumanBone returns the bone of a VRM humanoid bone ("hips", "head",
+// "leftEye", …, as the file's VRM version names them), or "" when the
+// file maps none. Breathing and look-at settings can be filled from it
+// without typing the model's own bone names.
+func (r *Rig) HumanBone(name string) string {
+	if r == nil {
+		return ""
+	}
+	return r.Humanoid[name]
+}
