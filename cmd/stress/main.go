@@ -39,6 +39,7 @@ type config struct {
 	systems    string // comma list of systems to run; "" or "all" for all
 	pprofAddr  string
 	camera     bool
+	plot       string // .png or .svg: frame and system times per frame, and a histogram
 }
 
 func main() {
@@ -56,6 +57,11 @@ func main() {
 	flag.StringVar(&cfg.systems, "systems", "all", "comma list of systems to run (forward kinematics always runs)")
 	flag.StringVar(&cfg.pprofAddr, "pprof", "", "serve net/http/pprof on this address while running, e.g. localhost:6060")
 	flag.BoolVar(&cfg.camera, "camera", false, "a realistic camera: chains farther than 40 m from a camera at the grid's corner are disabled")
+	flag.Func("plot", "write frame and per-system times per frame (stacked) and a frame-time histogram to this .png or .svg", func(path string) error {
+		_, err := plotFormat(path)
+		cfg.plot = path
+		return err
+	})
 	flag.Parse()
 	if err := run(cfg, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "stress:", err)

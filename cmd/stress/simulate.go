@@ -129,6 +129,12 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 		prog.update(f + 1)
 	}
 	prog.finish()
+	if cfg.plot != "" {
+		// The systems only: "game" (series[0]) is not part of the frame time.
+		if err := writePlot(cfg.plot, names[1:], series[1:], frameMs); err != nil {
+			return nil, err
+		}
+	}
 	runtime.ReadMemStats(&ms)
 	peakHeap = max(peakHeap, ms.HeapAlloc)
 	if cfg.memprofile != "" {
