@@ -129,17 +129,18 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 		prog.update(f + 1)
 	}
 	prog.finish()
-	if cfg.plot != "" {
-		// The systems only: "game" (series[0]) is not part of the frame time.
-		if err := writePlot(cfg.plot, names[1:], series[1:], frameMs); err != nil {
-			return nil, err
-		}
-	}
 	runtime.ReadMemStats(&ms)
 	peakHeap = max(peakHeap, ms.HeapAlloc)
 	if cfg.memprofile != "" {
 		// While the world is alive: the profile shows what it holds.
 		if err := writeHeapProfile(cfg.memprofile); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.plot != "" {
+		// After the heap is measured, which the plotting must not inflate.
+		// The systems only: "game" (series[0]) is not part of the frame time.
+		if err := writePlot(cfg.plot, names[1:], series[1:], frameMs); err != nil {
 			return nil, err
 		}
 	}
