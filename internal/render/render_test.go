@@ -23,7 +23,7 @@ func count(img *image.Paletted) map[uint8]int {
 	return n
 }
 
-func mustNew(t *testing.T, size int) *Renderer {
+func mustNew(t testing.TB, size int) *Renderer {
 	t.Helper()
 	r, err := New(size)
 	if err != nil {
@@ -290,3 +290,33 @@ func TestAddSkeleton(t *testing.T) {
 		t.Fatal("Reset did not empty the frame or dropped its storage")
 	}
 }
+
+// BenchmarkDraw draws a frame the size of one stress-rig character (85
+// bones, 73 particles, a sphere and two capsules, a target) into two
+// 320-pixel views.
+func BenchmarkDraw(b *testing.B) {
+	r := mustNew(b, 320)
+	img := r.NewImage()
+	pr := Projection{Centre: mgl32.Vec3{0, 1, 0}, Scale: 130}
+	var f Frame
+	for i := 0; i < 85; i++ {
+		a := float32(i) * 0.07
+		f.Bones = append(f.Bones, Segment{A: mgl32.Vec3{0.3 * mathSin(a), 0.02 * float32(i), 0}, B: mgl32.Vec3{0.3 * mathSin(a+0.07), 0.02 * float32(i+1), 0.05}})
+	}
+	for i := 0; i < 73; i++ {
+		f.Particles = append(f.Particles, mgl32.Vec3{0.1 * float32(i%8), 1.2 + 0.04*float32(i/8), -0.1})
+	}
+	f.Colliders = []collide.Shape{
+		{Kind: collide.Sphere, A: mgl32.Vec3{0, 1.63, 0}, RA: 0.08},
+		{Kind: collide.Capsule, A: mgl32.Vec3{0.17, 1.45, 0}, B: mgl32.Vec3{0.43, 1.2, 0}, RA: 0.05, RB: 0.04},
+		{Kind: collide.Capsule, A: mgl32.Vec3{-0.17, 1.45, 0}, B: mgl32.Vec3{-0.43, 1.2, 0}, RA: 0.05, RB: 0.04},
+	}
+	f.Targets = []mgl32.Vec3{{0.5, 1.6, 1}}
+	f.Ground = true
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = r.Draw(img, pr, &f)
+	}
+}
+
+func mathSin(x float32) float32 { return float32(math.Sin(float64(x))) }
