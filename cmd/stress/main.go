@@ -41,6 +41,7 @@ type config struct {
 	pprofAddr  string
 	camera     bool
 	chains     string // dynamic or vrm: what simulates the 62 secondary joints
+	plot       string // .png or .svg: frame and system times per frame, and a histogram
 }
 
 func main() {
@@ -59,6 +60,11 @@ func main() {
 	flag.StringVar(&cfg.pprofAddr, "pprof", "", "serve net/http/pprof on this address while running, e.g. localhost:6060")
 	flag.BoolVar(&cfg.camera, "camera", false, "a realistic camera: chains farther than 40 m from a camera at the grid's corner are disabled")
 	flag.StringVar(&cfg.chains, "chains", "dynamic", "the 62 secondary joints as dynamic chains (dynamic) or VRM spring bones (vrm)")
+	flag.Func("plot", "write frame and per-system times per frame (stacked) and a frame-time histogram to this .png or .svg", func(path string) error {
+		_, err := plotFormat(path)
+		cfg.plot = path
+		return err
+	})
 	flag.Parse()
 	if err := run(cfg, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "stress:", err)

@@ -144,6 +144,13 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 			return nil, err
 		}
 	}
+	if cfg.plot != "" {
+		// After the heap is measured, which the plotting must not inflate.
+		// The systems only: "game" (series[0]) is not part of the frame time.
+		if err := writePlot(cfg.plot, names[1:], series[1:], frameMs); err != nil {
+			return nil, err
+		}
+	}
 
 	rep := &report{
 		Characters:       cfg.characters,
