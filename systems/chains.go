@@ -91,7 +91,10 @@ func prepareChains(s *chainSystem, lo, hi int) {
 	for _, it := range s.chars.items[lo:hi] {
 		h := it.feat
 		steps := st.Steps[h.First : h.First+h.Count]
-		if h.Paused || !rootFinite(&it.root.Transform) {
+		// The animated pose must be current: a game system may have
+		// written locals after the last FK pass. Sync is one comparison
+		// when nothing changed, and false for a non-finite root.
+		if h.Paused || !Sync(s.pool, s.reg.Skeletons[it.pose.Skeleton], it.pose, it.root) {
 			for k := range steps {
 				steps[k] = -1
 			}
@@ -150,6 +153,11 @@ func applyChains(s *chainSystem, lo, hi int) {
 		h := it.feat
 		pose := posePart(s.pool, it.pose)
 		skel := s.reg.Skeletons[it.pose.Skeleton]
+		// Apply reads the parents' world rotations: springs may have
+		// turned bones since the prepare phase.
+		if !Sync(s.pool, skel, it.pose, it.root) {
+			continue
+		}
 		for k := h.First; k < h.First+h.Count; k++ {
 			if st.Steps[k] < 0 {
 				continue

@@ -38,9 +38,12 @@ type ChainStore struct {
 // AddChains appends built chains (with their particles in built) and
 // colliders for one character and returns its handle. Set-up code.
 func (s *ChainStore) AddChains(chains []chain.Chain, built *chain.Particles, descs []collide.Desc, bones []int32) components.Chains {
-	h := components.Chains{
-		First: int32(len(s.Chains)), Count: int32(len(chains)),
-		ColliderFirst: int32(len(s.ColliderDescs)), ColliderCount: int32(len(descs)),
+	h := components.Chains{Count: int32(len(chains)), ColliderCount: int32(len(descs))}
+	if h.Count > 0 {
+		h.First = int32(len(s.Chains))
+	}
+	if h.ColliderCount > 0 {
+		h.ColliderFirst = int32(len(s.ColliderDescs))
 	}
 	base := s.Particles.Len()
 	s.Particles.Grow(built.Len())
@@ -108,12 +111,10 @@ func (s *ChainStore) Compact(w *ecs.World, filter *generic.Filter1[components.Ch
 	q := filter.Query(w)
 	for q.Next() {
 		h := q.Get()
-		if h.Count > 0 {
-			h.First = chainTo[h.First]
-		}
-		if h.ColliderCount > 0 {
-			h.ColliderFirst = collTo[h.ColliderFirst]
-		}
+		// An empty range starts at 0: its old start may lie past the end
+		// of the shrunk arrays.
+		h.First = remap(chainTo, h.First, h.Count)
+		h.ColliderFirst = remap(collTo, h.ColliderFirst, h.ColliderCount)
 	}
 	clear(s.Chains[nc:])
 	s.Chains, s.Steps, s.deadChains = s.Chains[:nc], s.Steps[:nc], s.deadChains[:nc]
