@@ -25,7 +25,8 @@ type Pose struct {
 	// with; a different Root marks the whole pose dirty.
 	SyncedRoot Transform
 	// Faults counts frames this character skipped because its root
-	// transform was not finite; the last good pose is kept.
+	// transform was not finite (counted once per frame, by the final
+	// forward-kinematics pass); the last good pose is kept.
 	Faults uint32
 }
 

@@ -86,3 +86,27 @@ func TestChainsSeeLocalsWrittenAfterTheLastFK(t *testing.T) {
 		t.Fatalf("tail tip %v without an extra FK pass, %v with one", a, b)
 	}
 }
+
+// Pose.Faults counts frames, however many systems meet the bad root.
+func TestPoseFaultsCountFrames(t *testing.T) {
+	w, ents, sc := plainWorld(t, 1, 1)
+	defer w.Close()
+	if err := w.AddLookAt(ents[0], sway.LookAtFor(sc.Skeleton)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.AddBreath(ents[0], sway.BreathFor(sc.Skeleton)); err != nil {
+		t.Fatal(err)
+	}
+	root := (*components.Root)(w.ECS().Get(ents[0], arche.ComponentID[components.Root](w.ECS())))
+	root.Pos[0] = float32(math.NaN())
+	for f := 0; f < 10; f++ {
+		if err := w.Step(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+		_, _ = w.BoneWorld(ents[0], 4) // the game reading the pose does not count
+	}
+	p := (*components.Pose)(w.ECS().Get(ents[0], arche.ComponentID[components.Pose](w.ECS())))
+	if p.Faults != 10 {
+		t.Fatalf("Faults = %d after 10 frames with a NaN root, want 10", p.Faults)
+	}
+}

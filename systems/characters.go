@@ -91,8 +91,8 @@ func rootFinite(t *components.Transform) bool {
 // Sync brings the world transforms of one character up to date: a changed
 // root marks the whole pose dirty, then only the dirty range is
 // recomputed. A non-finite root is not used: the character keeps its last
-// good world pose and Pose.Faults counts the frame. Sync reports whether
-// the world pose is current.
+// good world pose (the final forward-kinematics pass counts the frame in
+// Pose.Faults). Sync reports whether the world pose is current.
 func Sync(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root) bool {
 	return syncUpTo(pool, skel, pose, root, pose.Count)
 }
@@ -110,8 +110,7 @@ func EnsureCurrent(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, ro
 func syncUpTo(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root, end int32) bool {
 	if root.Transform != pose.SyncedRoot {
 		if !rootFinite(&root.Transform) {
-			pose.Faults++
-			return false
+			return false // counted once per frame by the final FK pass
 		}
 		pose.SyncedRoot = root.Transform
 		pose.MarkAllDirty()

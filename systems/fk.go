@@ -18,6 +18,9 @@ type ForwardKinematics struct {
 	body  func(lo, hi int)
 	pool  *rig.Pool
 	reg   *rig.Registry
+	// countFaults makes this pass count a frame in Pose.Faults for every
+	// character it cannot bring up to date (a non-finite root).
+	countFaults bool
 }
 
 // NewForwardKinematics returns a forward-kinematics system; name labels
@@ -42,8 +45,18 @@ func (s *ForwardKinematics) Update(w *ecs.World) {
 
 func (s *ForwardKinematics) run(lo, hi int) {
 	for _, c := range s.chars.items[lo:hi] {
-		Sync(s.pool, s.reg.Skeletons[c.pose.Skeleton], c.pose, c.root)
+		if !Sync(s.pool, s.reg.Skeletons[c.pose.Skeleton], c.pose, c.root) && s.countFaults {
+			c.pose.Faults++
+		}
 	}
+}
+
+// CountFaults makes this pass the one that counts, in Pose.Faults, the
+// frames a character is skipped for a non-finite root; the default
+// pipeline sets it on its final pass, so each such frame counts once.
+func (s *ForwardKinematics) CountFaults() *ForwardKinematics {
+	s.countFaults = true
+	return s
 }
 
 // Finalize implements System.

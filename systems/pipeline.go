@@ -209,6 +209,6 @@ func NewDefaultPipeline() *Pipeline {
 	p.AddDefaults(PhaseConstraints)
 	p.AddDefaults(PhaseSprings)
 	p.AddDefaults(PhaseApply)
-	p.Add(PhaseFinal, "fk.final", NewForwardKinematics("fk.final"))
+	p.Add(PhaseFinal, "fk.final", NewForwardKinematics("fk.final").CountFaults())
 	return p
 }
