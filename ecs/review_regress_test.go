@@ -10,6 +10,7 @@ import (
 
 	"github.com/sway-anim/sway/components"
 	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/internal/gltfrig"
 	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/internal/scene"
 	"github.com/sway-anim/sway/systems"
@@ -108,5 +109,44 @@ func TestPoseFaultsCountFrames(t *testing.T) {
 	p := (*components.Pose)(w.ECS().Get(ents[0], arche.ComponentID[components.Pose](w.ECS())))
 	if p.Faults != 10 {
 		t.Fatalf("Faults = %d after 10 frames with a NaN root, want 10", p.Faults)
+	}
+}
+
+// Characters made from one Rig share its skeleton, so add/remove churn
+// does not grow the skeleton registry.
+func TestAddRigSharesTheSkeleton(t *testing.T) {
+	r, err := sway.LoadRig(writeRigFile(t, sway.RigVRM1, gltfrig.FixtureOptions{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := sway.NewWorld(sway.Options{Workers: 1})
+	defer w.Close()
+	a, err := w.AddRig(r, sway.Identity())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := w.AddRig(r, sway.At(mgl32.Vec3{2, 0, 0}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sa, _ := w.Skeleton(a)
+	sb, _ := w.Skeleton(b)
+	if sa != sb {
+		t.Fatal("two characters of one rig have different skeletons")
+	}
+	for i := 0; i < 50; i++ {
+		e, err := w.AddRig(r, sway.Identity())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Step(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.RemoveCharacter(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(arche.GetResource[rig.Registry](w.ECS()).Skeletons); n != 1 {
+		t.Fatalf("%d skeletons registered after churn, want 1", n)
 	}
 }

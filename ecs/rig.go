@@ -74,17 +74,28 @@ func LoadRig(path string) (*Rig, error) {
 //
 // Every error is typed: a *FieldError naming the Rig field (or the
 // skeleton's) and value, and nothing is added when one is returned.
+//
+// Characters added from the same *Rig share one skeleton, built at the
+// first AddRig; edit a Rig before adding it, not after.
 func (w *World) AddRig(r *Rig, root Transform) (ecs.Entity, error) {
 	if r == nil {
 		return ecs.Entity{}, check.Errorf(rigType, "Rig", nil, "must not be nil")
 	}
 	p := planRig(r)
-	skel, err := rig.NewSkeleton(firstChildrenFirst(r.Skeleton, p.first))
-	if err != nil {
-		return ecs.Entity{}, err
-	}
-	if err := checkRig(r, skel); err != nil {
-		return ecs.Entity{}, err
+	// One skeleton per rig, shared by every character made from it.
+	skel := w.rigSkeletons[r]
+	if skel == nil {
+		var err error
+		if skel, err = rig.NewSkeleton(firstChildrenFirst(r.Skeleton, p.first)); err != nil {
+			return ecs.Entity{}, err
+		}
+		if err := checkRig(r, skel); err != nil {
+			return ecs.Entity{}, err
+		}
+		if w.rigSkeletons == nil {
+			w.rigSkeletons = map[*Rig]*Skeleton{}
+		}
+		w.rigSkeletons[r] = skel
 	}
 	e, err := w.AddCharacter(skel, root)
 	if err != nil {

@@ -41,6 +41,8 @@ type World struct {
 	// chainBuilders caches each skeleton's model-space rest pose for
 	// building chains (set-up only).
 	chainBuilders map[*rig.Skeleton]*chain.Builder
+	// rigSkeletons shares one skeleton among the characters of one Rig.
+	rigSkeletons map[*Rig]*Skeleton
 }
 
 // NewWorld returns a sway world on a new arche world.
