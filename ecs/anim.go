@@ -227,7 +227,7 @@ func (w *World) animation(e ecs.Entity) (*components.Animation, error) {
 	if _, err := w.pose(e); err != nil {
 		return nil, err
 	}
-	m := generic.NewMap[components.Animation](w.ecs)
+	m := &w.maps.anim
 	a := m.Get(e)
 	if a == nil {
 		return nil, ErrNotAnimated

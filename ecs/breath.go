@@ -252,7 +252,7 @@ func (w *World) AddBreath(e ecs.Entity, s BreathSettings) error {
 		}
 		return err
 	}
-	if m := generic.NewMap[components.Breath](w.ecs); m.Has(e) {
+	if m := &w.maps.breath; m.Has(e) {
 		m.Set(e, &comp)
 		return nil
 	}
@@ -268,7 +268,7 @@ func (w *World) RemoveBreath(e ecs.Entity) error {
 	if _, err := w.pose(e); err != nil {
 		return err
 	}
-	if m := generic.NewMap[components.Breath](w.ecs); m.Has(e) {
+	if m := &w.maps.breath; m.Has(e) {
 		m1 := generic.NewMap1[components.Breath](w.ecs)
 		m1.Remove(e)
 	}
@@ -282,7 +282,7 @@ func (w *World) BreathState(e ecs.Entity) (st breath.State, ok bool, err error) 
 	if _, err := w.pose(e); err != nil {
 		return st, false, err
 	}
-	m := generic.NewMap[components.Breath](w.ecs)
+	m := &w.maps.breath
 	if !m.Has(e) {
 		return st, false, nil
 	}

@@ -61,7 +61,7 @@ func (w *World) AddChains(e ecs.Entity, colliders []ColliderSpec, chains []Chain
 	if err != nil {
 		return err
 	}
-	m := generic.NewMap[components.Chains](w.ecs)
+	m := &w.maps.chains
 	if m.Has(e) {
 		return check.Errorf("AddChains", "Entity", e, "already has chains (RemoveChains first)")
 	}
@@ -124,7 +124,7 @@ func (w *World) chainsOf(e ecs.Entity) (*components.Chains, error) {
 	if _, err := w.pose(e); err != nil {
 		return nil, err
 	}
-	m := generic.NewMap[components.Chains](w.ecs)
+	m := &w.maps.chains
 	if !m.Has(e) {
 		return nil, fmt.Errorf("sway: character has no chains")
 	}

@@ -44,7 +44,7 @@ func (w *World) RemoveCharacter(e ecs.Entity) error {
 		return err
 	}
 	w.pool.Release(pose.First, pose.Count)
-	if m := generic.NewMap[components.Chains](w.ecs); m.Has(e) {
+	if m := &w.maps.chains; m.Has(e) {
 		w.chainStore().Release(*m.Get(e))
 	}
 	w.ecs.RemoveEntity(e)

@@ -133,7 +133,7 @@ func (w *World) AddIK(e ecs.Entity, limbs ...IKLimb) error {
 		c.Limbs[i] = l
 	}
 	c.NumLimbs = uint8(len(limbs))
-	if m := generic.NewMap[components.IK](w.ecs); m.Has(e) {
+	if m := &w.maps.ik; m.Has(e) {
 		m.Set(e, &c)
 		return nil
 	}
@@ -151,7 +151,7 @@ func (w *World) ikLimbOf(e ecs.Entity, i int) (*components.IKLimb, error) {
 	if _, err := w.pose(e); err != nil {
 		return nil, err
 	}
-	m := generic.NewMap[components.IK](w.ecs)
+	m := &w.maps.ik
 	if !m.Has(e) {
 		return nil, ErrNoIK
 	}
@@ -265,7 +265,7 @@ func (w *World) RemoveIK(e ecs.Entity) error {
 	if _, err := w.pose(e); err != nil {
 		return err
 	}
-	if m := generic.NewMap[components.IK](w.ecs); m.Has(e) {
+	if m := &w.maps.ik; m.Has(e) {
 		m1 := generic.NewMap1[components.IK](w.ecs)
 		m1.Remove(e)
 	}

@@ -188,7 +188,7 @@ func (w *World) AddLookAt(e ecs.Entity, s LookAtSettings) error {
 	head, _ := w.BoneWorld(e, int(c.HeadBone))
 	fwd := mathx.NormalizeOr(s.Head.Forward, mgl32.Vec3{0, 0, 1})
 	c.Target.Point = head.Pos.Add(mathx.Rotate(head.Rot, fwd))
-	if m := generic.NewMap[components.LookAt](w.ecs); m.Has(e) {
+	if m := &w.maps.lookAt; m.Has(e) {
 		m.Set(e, &c)
 		return nil
 	}
@@ -202,7 +202,7 @@ func (w *World) lookAt(e ecs.Entity) (*components.LookAt, error) {
 	if _, err := w.pose(e); err != nil {
 		return nil, err
 	}
-	m := generic.NewMap[components.LookAt](w.ecs)
+	m := &w.maps.lookAt
 	if !m.Has(e) {
 		return nil, ErrNoLookAt
 	}
@@ -291,7 +291,7 @@ func (w *World) RemoveLookAt(e ecs.Entity) error {
 	if _, err := w.pose(e); err != nil {
 		return err
 	}
-	if m := generic.NewMap[components.LookAt](w.ecs); m.Has(e) {
+	if m := &w.maps.lookAt; m.Has(e) {
 		m1 := generic.NewMap1[components.LookAt](w.ecs)
 		m1.Remove(e)
 	}

@@ -78,7 +78,7 @@ func (w *World) AddVRMSprings(e ecs.Entity, colliders []ColliderSpec, springs []
 	if err != nil {
 		return err
 	}
-	if m := generic.NewMap[components.VRMSprings](w.ecs); m.Has(e) {
+	if m := &w.maps.vrm; m.Has(e) {
 		return check.Errorf("AddVRMSprings", "Entity", e, "already has VRM springs (RemoveVRMSprings first)")
 	}
 	if len(springs) == 0 {
@@ -315,7 +315,7 @@ func (w *World) vrmOf(e ecs.Entity) (*components.VRMSprings, error) {
 	if _, err := w.pose(e); err != nil {
 		return nil, err
 	}
-	m := generic.NewMap[components.VRMSprings](w.ecs)
+	m := &w.maps.vrm
 	if !m.Has(e) {
 		return nil, fmt.Errorf("sway: character has no VRM springs")
 	}
@@ -495,7 +495,7 @@ func (w *World) AddSimpleSprings(e ecs.Entity, specs []SimpleSpringSpec) error {
 	if err != nil {
 		return err
 	}
-	if m := generic.NewMap[components.SimpleSprings](w.ecs); m.Has(e) {
+	if m := &w.maps.simple; m.Has(e) {
 		return check.Errorf("AddSimpleSprings", "Entity", e, "already has simple springs (RemoveSimpleSprings first)")
 	}
 	if len(specs) == 0 {
@@ -575,7 +575,7 @@ func (w *World) simpleOf(e ecs.Entity) (*components.SimpleSprings, error) {
 	if _, err := w.pose(e); err != nil {
 		return nil, err
 	}
-	m := generic.NewMap[components.SimpleSprings](w.ecs)
+	m := &w.maps.simple
 	if !m.Has(e) {
 		return nil, fmt.Errorf("sway: character has no simple springs")
 	}

@@ -37,6 +37,7 @@ type World struct {
 	faults   *systems.Faults
 	chars    generic.Map2[components.Pose, components.Root]
 	poses    generic.Map[components.Pose]
+	maps     featureMaps
 	closed   bool
 	// chainBuilders caches each skeleton's model-space rest pose for
 	// building chains (set-up only).
@@ -76,6 +77,7 @@ func Attach(w *ecs.World, opts Options) (*World, error) {
 		faults:   ecs.GetResource[systems.Faults](w),
 		chars:    generic.NewMap2[components.Pose, components.Root](w),
 		poses:    generic.NewMap[components.Pose](w),
+		maps:     newFeatureMaps(w),
 	}
 	p.Initialize(w)
 	return sw, nil
@@ -145,4 +147,28 @@ func (w *World) Close() error {
 	w.closed = true
 	w.pipeline.Finalize(w.ecs)
 	return w.jobs.Close()
+}
+
+// featureMaps are the feature components' accessors, made once: making one
+// costs a reflection lookup, too much for setters a game calls every frame.
+type featureMaps struct {
+	anim   generic.Map[components.Animation]
+	breath generic.Map[components.Breath]
+	chains generic.Map[components.Chains]
+	ik     generic.Map[components.IK]
+	lookAt generic.Map[components.LookAt]
+	vrm    generic.Map[components.VRMSprings]
+	simple generic.Map[components.SimpleSprings]
+}
+
+func newFeatureMaps(w *ecs.World) featureMaps {
+	return featureMaps{
+		anim:   generic.NewMap[components.Animation](w),
+		breath: generic.NewMap[components.Breath](w),
+		chains: generic.NewMap[components.Chains](w),
+		ik:     generic.NewMap[components.IK](w),
+		lookAt: generic.NewMap[components.LookAt](w),
+		vrm:    generic.NewMap[components.VRMSprings](w),
+		simple: generic.NewMap[components.SimpleSprings](w),
+	}
 }
