@@ -25,9 +25,10 @@ type AnimLibrary struct {
 // (anim.BlendSpace.Play: parameter smoothing, weights, normalised time,
 // sampling of the clips with a non-zero weight, weighted quaternion blend
 // with hemisphere correction, normalisation) into the character's local
-// pose, and marks the pose dirty. The default pipeline runs it inside
-// pose.reset (see PoseReset); add it to a pipeline of your own in the
-// animation phase, before forward kinematics, and not next to a PoseReset.
+// pose, and marks the pose dirty. The default pipeline runs it as "anim"
+// right after pose.reset, which leaves animated characters alone; in a
+// pipeline of your own, add both to the animation phase, before forward
+// kinematics.
 //
 // A component whose Space is not in the library, or whose space is for a
 // different number of bones than the skeleton, gets the rest pose: the

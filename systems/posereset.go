@@ -12,9 +12,9 @@ import (
 // PoseReset is the animation phase's pose source. Characters without a
 // components.Animation get their skeleton's rest pose, so that procedural
 // and secondary motion start from the same pose every frame instead of
-// accumulating; characters with one get the animation layer (an
-// [Animation] system run by this one, under its own job and pprof label
-// "anim"). Either way the pose is marked dirty.
+// accumulating. Characters with one are left to the animation layer
+// ([Animation], "anim"), which the default pipeline runs right after this
+// system. Either way the pose is marked dirty.
 type PoseReset struct {
 	frame frame
 	chars characters // characters without an Animation component
