@@ -136,7 +136,7 @@ func (w *World) BoneWorld(e ecs.Entity, bone int) (Transform, error) {
 		return Transform{}, ErrBone
 	}
 	_, rc := w.chars.Get(e)
-	systems.EnsureCurrent(w.pool, w.reg.Skeletons[p.Skeleton], p, rc, int32(bone))
+	systems.EnsurePath(w.pool, w.reg.Skeletons[p.Skeleton], p, rc, int32(bone))
 	i := p.First + int32(bone)
 	return Transform{Pos: w.pool.WorldPos[i], Rot: w.pool.WorldRot[i], Scale: w.pool.WorldScale[i]}, nil
 }

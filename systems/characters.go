@@ -107,6 +107,50 @@ func EnsureCurrent(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, ro
 	return syncUpTo(pool, skel, pose, root, bone+1)
 }
 
+// maxPath is the longest ancestor path EnsurePath computes on its own;
+// a longer one falls back to EnsureCurrent's range.
+const maxPath = 32
+
+// EnsurePath makes the world transform of bone b current by recomputing
+// only its stale ancestors and itself, and leaves the dirty range as it
+// was. EnsureCurrent recomputes every stale bone stored before b: on a
+// depth-first skeleton that is whole subtrees unrelated to b (a foot is
+// stored after the head's hair, so the foot would pay for the hair). The
+// bones EnsurePath computes stay in the dirty range and the next full pass
+// recomputes them to the same values, so the result does not depend on
+// which systems asked for which bones. Look-at, IK and bone targets read a
+// handful of bones; they call this.
+func EnsurePath(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root, b int32) bool {
+	if root.Transform != pose.SyncedRoot {
+		if !rootFinite(&root.Transform) {
+			return false
+		}
+		pose.SyncedRoot = root.Transform
+		pose.MarkAllDirty()
+	}
+	// Bones before DirtyLo are current, and so are bones from DirtyHi on:
+	// every dirty mark covers a whole subtree, so a bone past the range
+	// has no stale ancestor.
+	if pose.Clean() || b < pose.DirtyLo || b >= pose.DirtyHi {
+		return true
+	}
+	parents := skel.Parents()
+	var path [maxPath]int32
+	k := maxPath
+	for i := b; i >= pose.DirtyLo; i = parents[i] {
+		if k == 0 {
+			return syncUpTo(pool, skel, pose, root, b+1)
+		}
+		k--
+		path[k] = i
+	}
+	a, e := pose.First, pose.First+pose.Count
+	fk.RunOrder(pool.WorldPos[a:e], pool.WorldRot[a:e], pool.WorldScale[a:e], parents,
+		pool.LocalPos[a:e], pool.LocalRot[a:e], pool.LocalScale[a:e],
+		root.Pos, root.Rot, root.Scale, path[k:])
+	return true
+}
+
 func syncUpTo(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root, end int32) bool {
 	if root.Transform != pose.SyncedRoot {
 		if !rootFinite(&root.Transform) {

@@ -18,7 +18,7 @@ func init() {
 // IKSystem solves every character's two-bone limbs (ik.SolveTwoBone) on
 // the pose as breathing and look-at left it, and writes the new local
 // rotations back parents first: each bone's parent world rotation is the
-// solved one, or, when bones lie between, recomputed (EnsureCurrent). It
+// solved one, or, when bones lie between, recomputed (EnsurePath). It
 // runs in the procedural phase after look-at.
 //
 // Like look-at it writes absolute local rotations computed from the pose it
@@ -84,7 +84,7 @@ func solveLimb(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, root *com
 		l.Reached = false
 		return true // a component not made by the facade: skip the limb
 	}
-	if !EnsureCurrent(pool, skel, p, root, e) {
+	if !EnsurePath(pool, skel, p, root, e) {
 		return false
 	}
 	base := p.First
@@ -123,7 +123,7 @@ func solvedParent(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, root *
 	if parents[b] == above {
 		return rot
 	}
-	EnsureCurrent(pool, skel, p, root, parents[b])
+	EnsurePath(pool, skel, p, root, parents[b])
 	return boneParentWorldRot(pool, parents, p.First, root, b)
 }
 

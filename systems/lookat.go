@@ -47,7 +47,7 @@ func (r *targetResolver) resolve(w *ecs.World, pool *rig.Pool, reg *rig.Registry
 		return
 	}
 	t.Lost = false
-	if EnsureCurrent(pool, reg.Skeletons[p.Skeleton], p, root, t.Bone) {
+	if EnsurePath(pool, reg.Skeletons[p.Skeleton], p, root, t.Bone) {
 		t.Point = pool.WorldPos[p.First+t.Bone]
 	}
 }
@@ -65,7 +65,7 @@ func boneParentWorldRot(pool *rig.Pool, parents []int32, base int32, root *compo
 // configured share of each turn over spine bones (lookat.SplitTurn,
 // ApplyWorldTurn) and then turns the eyes (lookat.Eye), each eye with its
 // parent's world rotation recomputed after the head turned
-// (EnsureCurrent). It runs in the procedural phase after breathing, so it
+// (EnsurePath). It runs in the procedural phase after breathing, so it
 // looks from the breathing pose.
 //
 // The look-at writes absolute local rotations computed from the pose it
@@ -121,7 +121,7 @@ func (s *LookAtSystem) run(lo, hi int) {
 // lookAtCharacter runs one character's look-at: head, spine share, eyes.
 func lookAtCharacter(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, root *components.Root, la *components.LookAt, dt float32) {
 	head := la.HeadBone
-	if head < 0 || head >= p.Count || !EnsureCurrent(pool, skel, p, root, head) {
+	if head < 0 || head >= p.Count || !EnsurePath(pool, skel, p, root, head) {
 		return
 	}
 	parents := skel.Parents()
@@ -172,7 +172,7 @@ func lookAtCharacter(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, roo
 			continue
 		}
 		// The eye's parent and origin after the head (and spine) turned.
-		if !EnsureCurrent(pool, skel, p, root, eye) {
+		if !EnsurePath(pool, skel, p, root, eye) {
 			return
 		}
 		origin := pool.WorldPos[base+head]
