@@ -165,6 +165,7 @@ func Refresh(p Particles, c *Chain) {
 		p.Radius[i] = r
 	}
 	c.gravity = mathx.InvRotate(c.restRot, s.Gravity)
+	c.packOK = false
 	if c.started {
 		pack(&p, c) // the step reads its copies: they follow at once, not at the next Prepare
 	}

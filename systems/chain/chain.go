@@ -61,6 +61,10 @@ type Chain struct {
 
 	turnAngle, turnCos float32 // Settings.TeleportAngle and the cosine of its half
 
+	// What pk's step parameters were packed for (see packCurrent).
+	packT, packW, packS float32
+	packOK              bool
+
 	started bool // objPos/objRot hold a previous frame
 	off     bool // not simulated last frame (weight 0 or distant)
 	reset   bool // return to the animated pose at the next Prepare

@@ -13,11 +13,19 @@ type packed struct {
 	r          float32 // particle radius times the object scale
 	e          float32 // elasticity, for the step length
 	maxLen     float32 // stiffness limit: the farthest from the animated position (+Inf: none)
+	sk         float32 // maxLen per unit of rl, (1-stiffness)*2; negative: no limit
 	// Velocity kept per step (1 - damping) and the force's scale (see
 	// forceScale), for the step length; hit: damping raised by friction
 	// after a collider touch.
 	keep, keepHit, fs, fsHit float32
 	inert                    float32
+}
+
+// packCurrent reports whether the packed step parameters were written for
+// this frame's step length, weight and object scale. They seldom change, so
+// Prepare repacks only when one does (or Refresh ran).
+func (c *Chain) packCurrent() bool {
+	return c.packOK && c.t == c.packT && c.weight == c.packW && c.scale == c.packS
 }
 
 // pack writes the step parameters of every packed record (all but the
@@ -28,6 +36,7 @@ func pack(p *Particles, c *Chain) {
 	if len(p.Bone) < n {
 		return
 	}
+	c.packOK, c.packT, c.packW, c.packS = true, c.t, c.weight, c.scale
 	pk := c.pk[:n]
 	damping, friction, inert := p.Damping[:n], p.Friction[:n], p.Inert[:n]
 	elast, stiffs, radius := p.Elasticity[:n], p.Stiffness[:n], p.Radius[:n]
@@ -41,9 +50,10 @@ func pack(p *Particles, c *Chain) {
 		}
 		k.keep, k.keepHit, k.fs, k.fsHit = 1-d, 1-dh, 1, 1
 		k.e = elast[i]
-		k.maxLen = inf
+		k.maxLen, k.sk = inf, -1
 		if stiff := 1 + (stiffs[i]-1)*w; stiff > 0 {
-			k.maxLen = k.rl * (1 - stiff) * 2
+			k.sk = (1 - stiff) * 2
+			k.maxLen = k.rl * k.sk
 		}
 		k.r = radius[i] * scale
 		k.path = k.pl + k.r

@@ -26,8 +26,6 @@ type Particles struct {
 
 	// Animated pose, written by Prepare each frame.
 	AnimPos []mgl32.Vec3 // animated world position
-	RestOff []mgl32.Vec3 // animated offset from the parent particle, world space
-	RestLen []float32    // |RestOff|: the length kept from the parent
 	Axis    []mgl32.Vec3 // freeze-plane normal (parent's animated axis)
 
 	// Scratch of Apply: the new world rotation of each particle with
@@ -47,8 +45,8 @@ func (p *Particles) Slice(lo, hi int) Particles {
 		Damping: p.Damping[lo:hi], Elasticity: p.Elasticity[lo:hi], Stiffness: p.Stiffness[lo:hi],
 		Inert: p.Inert[lo:hi], Friction: p.Friction[lo:hi], Radius: p.Radius[lo:hi],
 		Pos: p.Pos[lo:hi], Prev: p.Prev[lo:hi], Collided: p.Collided[lo:hi],
-		AnimPos: p.AnimPos[lo:hi], RestOff: p.RestOff[lo:hi], RestLen: p.RestLen[lo:hi],
-		Axis: p.Axis[lo:hi], Rot: p.Rot[lo:hi],
+		AnimPos: p.AnimPos[lo:hi],
+		Axis:    p.Axis[lo:hi], Rot: p.Rot[lo:hi],
 	}
 }
 
@@ -73,8 +71,6 @@ func (p *Particles) Grow(n int) int {
 	p.Prev = grow(p.Prev, n)
 	p.Collided = grow(p.Collided, n)
 	p.AnimPos = grow(p.AnimPos, n)
-	p.RestOff = grow(p.RestOff, n)
-	p.RestLen = grow(p.RestLen, n)
 	p.Axis = grow(p.Axis, n)
 	p.Rot = grow(p.Rot, n)
 	return lo

@@ -70,8 +70,10 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 		c.steps = c.clock.Fixed(f.Dt)
 	}
 
+	if !c.packCurrent() {
+		pack(p, c)
+	}
 	pathMax, rmax := prepareAnim(p, c.pk, pose, s.Freeze)
-	pack(p, c)
 	if reset {
 		ResetParticles(*p)
 	}
@@ -96,14 +98,16 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 }
 
 // prepareAnim records the animated pose of every particle: its world
-// position, its offset from the parent, the length to keep and the freeze
-// plane's normal, with the offset, the length and the path length from the
-// root also in pk. It returns the longest path and the largest particle
-// radius.
+// position and the freeze plane's normal, and in pk its offset from the
+// parent, the length to keep, the path length from the root and the
+// stiffness limit and path bound that follow from them. It returns the
+// longest path and the largest particle radius. pk's other fields must be
+// packed already.
 func prepareAnim(p *Particles, pk []packed, pose *Pose, freeze FreezeAxis) (pathMax, rmax float32) {
 	n := len(pk)
 	bone, parent, local, radius := p.Bone[:n], p.Parent[:n], p.Local[:n], p.Radius[:n]
-	anim, restOff, restLen := p.AnimPos[:n], p.RestOff[:n], p.RestLen[:n]
+	anim := p.AnimPos[:n]
+	inf := float32(math.Inf(1))
 	wp, wr, ws := pose.WorldPos, pose.WorldRot, pose.WorldScale
 	for i := 0; i < n; i++ {
 		b, j := bone[i], parent[i]
@@ -120,7 +124,8 @@ func prepareAnim(p *Particles, pk []packed, pose *Pose, freeze FreezeAxis) (path
 		anim[i] = x
 		k := &pk[i]
 		if uint(j) >= uint(i) {
-			*k = packed{} // the root (or not a valid tree)
+			// The root (or not a valid tree): nothing to keep.
+			k.o0, k.o1, k.o2, k.rl, k.pl, k.maxLen, k.path = 0, 0, 0, 0, 0, inf, k.r
 			continue
 		}
 		// The parent's position from the pose rather than from anim, just
@@ -132,9 +137,12 @@ func prepareAnim(p *Particles, pk []packed, pose *Pose, freeze FreezeAxis) (path
 			o = x.Sub(anim[j])
 		}
 		l := sqrt32(o[0]*o[0] + o[1]*o[1] + o[2]*o[2])
-		restOff[i], restLen[i] = o, l
 		pl := pk[j].pl + l
-		k.o0, k.o1, k.o2, k.rl, k.pl = o[0], o[1], o[2], l, pl
+		k.o0, k.o1, k.o2, k.rl, k.pl, k.path = o[0], o[1], o[2], l, pl, pl+k.r
+		k.maxLen = inf
+		if k.sk >= 0 {
+			k.maxLen = l * k.sk
+		}
 		// Compares rather than max, which also orders NaN and -0 (a NaN
 		// length only comes with a non-finite pose).
 		if pl > pathMax {

@@ -230,12 +230,12 @@ func TestSkipUpdateCarriesAndLimits(t *testing.T) {
 			for i := 1; i < p.Len(); i++ {
 				want := before[i].Add(move)
 				if tc.stiffness == 1 {
-					want = p.Pos[i-1].Add(p.RestOff[i]) // the animated shape
+					want = p.Pos[i-1].Add(mgl32.Vec3{c.pk[i].o0, c.pk[i].o1, c.pk[i].o2}) // the animated shape
 				}
 				assertVec(t, "particle", p.Pos[i], want, 1e-5)
 				assertVec(t, "previous", p.Prev[i], prev[i].Add(move), 1e-5)
-				if l := p.Pos[i].Sub(p.Pos[i-1]).Len(); math.Abs(float64(l-p.RestLen[i])) > 1e-5 {
-					t.Errorf("particle %d: length %v, want %v", i, l, p.RestLen[i])
+				if l := p.Pos[i].Sub(p.Pos[i-1]).Len(); math.Abs(float64(l-c.pk[i].rl)) > 1e-5 {
+					t.Errorf("particle %d: length %v, want %v", i, l, c.pk[i].rl)
 				}
 			}
 		})

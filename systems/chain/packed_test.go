@@ -1,0 +1,43 @@
+package chain
+
+import (
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Prepare repacks the step parameters only when the step length, the
+// weight, the object scale or the settings (Refresh) changed. Every frame
+// of a run that changes each of them in turn, the cached records must equal
+// records packed from scratch.
+func TestPackedParametersFollowEveryChange(t *testing.T) {
+	r := line(5, 0.2)
+	s := DefaultSettings()
+	s.Stiffness, s.Radius, s.Mode = 0.4, 0.02, Variable
+	pool, c := r.build(t, Desc{Settings: s})
+	p := c.Particles(pool)
+	for f := 0; f < 40; f++ {
+		switch f {
+		case 8:
+			c.Settings.Weight = 0.5 // read every frame, no Refresh
+		case 16:
+			r.obj.ObjectScale = mgl32.Vec3{2, 2, 2}
+		case 24:
+			r.obj.Dt = 1.0 / 144 // a shorter step in Variable mode
+		case 32:
+			c.Settings.Stiffness, c.Settings.Damping = 0.9, 0.3
+			Refresh(p, c)
+		}
+		r.prepare(p, c)
+		got := append([]packed(nil), c.pk...)
+		c.packOK = false
+		pack(&p, c)
+		prepareAnim(&p, c.pk, &r.pose, c.Settings.Freeze)
+		for i := range got {
+			if got[i] != c.pk[i] {
+				t.Fatalf("frame %d particle %d: cached %+v, packed afresh %+v", f, i, got[i], c.pk[i])
+			}
+		}
+		Step(p, c, 0, nil)
+	}
+}
