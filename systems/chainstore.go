@@ -8,6 +8,7 @@ import (
 	"github.com/mlange-42/arche/generic"
 
 	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/slicex"
 	"github.com/sway-anim/sway/systems/chain"
 	"github.com/sway-anim/sway/systems/collide"
 )
@@ -48,6 +49,14 @@ func (s *ChainStore) AddChains(chains []chain.Chain, built *chain.Particles, des
 	base := s.Particles.Len()
 	s.Particles.Grow(built.Len())
 	copyParticles(&s.Particles, base, built, 0, built.Len())
+	// Doubling growth: see slicex.
+	s.Chains = slicex.Reserve(s.Chains, len(chains))
+	s.Steps = slicex.Reserve(s.Steps, len(chains))
+	s.deadChains = slicex.Reserve(s.deadChains, len(chains))
+	s.ColliderDescs = slicex.Reserve(s.ColliderDescs, len(descs))
+	s.ColliderBones = slicex.Reserve(s.ColliderBones, len(bones))
+	s.Shapes = slicex.Reserve(s.Shapes, len(descs))
+	s.deadColliders = slicex.Reserve(s.deadColliders, len(descs))
 	for _, c := range chains {
 		c.First += base
 		s.Chains = append(s.Chains, c)

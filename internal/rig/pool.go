@@ -2,6 +2,8 @@ package rig
 
 import (
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/sway-anim/sway/internal/slicex"
 )
 
 // Pool stores the pose of every character of a world: one contiguous array
@@ -91,9 +93,7 @@ func (p *Pool) Release(first, count int32) {
 	}
 }
 
-func grow[T any](s []T, n int) []T {
-	return append(s, make([]T, n)...)
-}
+func grow[T any](s []T, n int) []T { return slicex.Extend(s, n) }
 
 // Registry holds a world's skeletons; components.Pose.Skeleton indexes it.
 type Registry struct {

@@ -1,6 +1,10 @@
 package chain
 
-import "github.com/go-gl/mathgl/mgl32"
+import (
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/sway-anim/sway/internal/slicex"
+)
 
 // Particles holds the particles of one or many chains as parallel slices
 // (struct of arrays). A chain's particles are contiguous, root first and
@@ -76,6 +80,4 @@ func (p *Particles) Grow(n int) int {
 	return lo
 }
 
-func grow[T any](s []T, n int) []T {
-	return append(s, make([]T, n)...)
-}
+func grow[T any](s []T, n int) []T { return slicex.Extend(s, n) }
