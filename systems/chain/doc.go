@@ -82,14 +82,14 @@
 // # Time
 //
 // Fixed mode is DynamicBone's: an accumulator runs steps of exactly
-// 1/UpdateRate (default 60 Hz), at most 3 per frame; the time beyond the cap
-// is dropped (a hitch is not caught up). The character's movement is
+// 1/UpdateRate (default 60 Hz), at most MaxSubSteps (default 3) per frame;
+// the time beyond the cap is dropped (a hitch is not caught up). The character's movement is
 // applied on the first sub-step. A frame with no step runs SkipUpdate:
 // particles are carried by the character's movement and only stiffness and
 // lengths are enforced.
 //
 // Variable mode runs each frame's time in n equal steps of h <= 1/UpdateRate
-// (n <= 3, excess dropped). With t = h*UpdateRate, the velocity is rescaled
+// (n <= MaxSubSteps, excess dropped). With t = h*UpdateRate, the velocity is rescaled
 // to the new step length and kept by (1-damping)^t, the force adds
 // F*t*(1-k^t)/(1-k) with k = 1-damping (the exact response to a constant
 // force under that damping; F*t² without damping), elasticity pulls by
@@ -100,5 +100,10 @@
 // in the package's test (a 1 m chain, strong gravity, a 0.4 m / 0.8 Hz root
 // sway with a 30° swing) the tip stays within 0.22 m of its 240 fps path at
 // 30 and 60 fps and within 0.08 m at 144 fps (measured 0.185, 0.179 and
-// 0.059 m; root-mean-square 0.09, 0.09 and 0.03 m).
+// 0.059 m; root-mean-square 0.09, 0.09 and 0.03 m): the 240 fps run steps
+// at 1/240 s, the others at 1/60 s. For motion that does not depend on the
+// frame rate, set UpdateRate to the highest frame rate expected and raise
+// MaxSubSteps to match: at 240 Hz with MaxSubSteps 8 the same test stays
+// within 0.02, 0.01 and 0.02 m (measured 0.012, 0.005 and 0.011 m), at the
+// cost of up to UpdateRate/fps steps per frame (4 at 60 fps).
 package chain

@@ -59,6 +59,7 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 	c.move = move
 
 	c.clock.Rate = s.UpdateRate
+	c.clock.MaxSteps = min(s.MaxSubSteps, MaxSubStepsLimit) // <= 0: the default
 	if s.Mode == Variable {
 		if !(s.UpdateRate > 0) {
 			c.clock.Rate = DefaultUpdateRate

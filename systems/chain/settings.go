@@ -52,6 +52,7 @@ const (
 	DefaultTeleportAngle    = math.Pi / 4 // radians (45 degrees)
 	DefaultDisableDistance  = 0           // off
 	DefaultWeight           = 1           // full simulation
+	MaxSubStepsLimit        = 64          // the largest MaxSubSteps Validate accepts
 	settingsType            = "chain.Settings"
 )
 
@@ -87,6 +88,10 @@ type Settings struct {
 
 	Mode       StepMode
 	UpdateRate float32 // steps per second; 0 = one step per frame (Fixed) or 60 (Variable)
+	// MaxSubSteps caps the steps of one frame (a hitch is not caught up);
+	// 0 means DefaultMaxSubSteps (3), DynamicBone's cap. A high UpdateRate
+	// needs a higher cap at low frame rates: 240 Hz at 30 fps is 8 steps.
+	MaxSubSteps int
 
 	// Teleport: a character move longer than TeleportDistance, or a turn
 	// larger than TeleportAngle (radians), in one frame is a jump; 0
@@ -152,6 +157,9 @@ func (s *Settings) Validate() error {
 	}
 	if s.Mode > Variable {
 		return check.Errorf(settingsType, "Mode", s.Mode, "must be Fixed or Variable")
+	}
+	if s.MaxSubSteps < 0 || s.MaxSubSteps > MaxSubStepsLimit {
+		return check.Errorf(settingsType, "MaxSubSteps", s.MaxSubSteps, "must be in 0..64 (0: the default, 3)")
 	}
 	if s.Teleport > TeleportKeep {
 		return check.Errorf(settingsType, "Teleport", s.Teleport, "must be TeleportReset or TeleportKeep")

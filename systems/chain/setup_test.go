@@ -176,6 +176,8 @@ func TestValidateNamesTheField(t *testing.T) {
 		{"Gravity", func(d *Desc) { d.Settings.Gravity = mgl32.Vec3{0, nan, 0} }},
 		{"Freeze", func(d *Desc) { d.Settings.Freeze = 9 }},
 		{"Mode", func(d *Desc) { d.Settings.Mode = 9 }},
+		{"MaxSubSteps", func(d *Desc) { d.Settings.MaxSubSteps = -1 }},
+		{"MaxSubSteps", func(d *Desc) { d.Settings.MaxSubSteps = MaxSubStepsLimit + 1 }},
 		{"TeleportAngle", func(d *Desc) { d.Settings.TeleportAngle = -1 }},
 		{"DisableDistance", func(d *Desc) { d.Settings.DisableDistance = nan }},
 	} {
