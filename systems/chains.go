@@ -9,6 +9,7 @@ import (
 	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/jobs"
 	"github.com/sway-anim/sway/systems/chain"
+	"github.com/sway-anim/sway/systems/fk"
 )
 
 // The dynamic chains run as three systems: ChainPrepare (phase prepare:
@@ -141,7 +142,7 @@ func stepChains(s *chainSystem, lo, hi int) {
 }
 
 // ChainApply writes the simulated chains into the characters' local
-// poses and marks each chain's subtree dirty.
+// poses and brings each chain's subtree's world transforms up to date.
 type ChainApply struct{ *chainSystem }
 
 // NewChainApply returns the chain apply system.
@@ -176,8 +177,18 @@ func applyChains(s *chainSystem, lo, hi int) {
 				continue
 			}
 			if lowest := chain.Apply(p, c, pose); lowest >= 0 {
-				// Every bone Apply writes descends from the chain's root.
-				it.pose.MarkDirty(int32(lowest), skel.SubtreeEnd(int(p.Bone[0])))
+				// Every bone Apply writes descends from the chain's root,
+				// and the pose was current before it: forward kinematics
+				// over that subtree now, while it is in cache, leaves the
+				// pose current, and the final pass has nothing left to do
+				// (it would recompute the whole span from the first chain
+				// to the last, arms and legs between included). The same
+				// kernel as the final pass: the same values.
+				a := it.pose.First
+				e := a + it.pose.Count
+				fk.Run(s.pool.WorldPos[a:e], s.pool.WorldRot[a:e], s.pool.WorldScale[a:e], skel.Parents(),
+					s.pool.LocalPos[a:e], s.pool.LocalRot[a:e], s.pool.LocalScale[a:e],
+					it.root.Pos, it.root.Rot, it.root.Scale, lowest, int(skel.SubtreeEnd(int(p.Bone[0]))))
 			}
 		}
 	}
