@@ -44,6 +44,8 @@ type World struct {
 	chainBuilders map[*rig.Skeleton]*chain.Builder
 	// rigSkeletons shares one skeleton among the characters of one Rig.
 	rigSkeletons map[*Rig]*Skeleton
+	// snap is what Snapshot and Restore reuse between calls.
+	snap snapshotCache
 }
 
 // NewWorld returns a sway world on a new arche world.
