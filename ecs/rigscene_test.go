@@ -1,6 +1,7 @@
 package ecs_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -167,11 +168,31 @@ func (s *fullScene) step(t testing.TB, n int) {
 				t.Fatal(err)
 			}
 		}
-		if err := s.sc.SteerProcedural(s.w, s.ents[2:], tm); err != nil {
-			t.Fatal(err)
+		for i, e := range s.ents {
+			if i >= 2 && !e.IsZero() {
+				s.steer(t, i, e, tm)
+			}
 		}
 		if err := s.w.Step(sceneDts[f%len(sceneDts)]); err != nil {
 			t.Fatalf("frame %d: %v", f, err)
 		}
+	}
+}
+
+// steer sets character i's look-at and leg IK targets for time tm, as
+// scene.SteerProcedural does: the look-at target circles the character at
+// eye height, the left foot's target lifts and swings in front of it.
+func (s *fullScene) steer(t testing.TB, i int, e arche.Entity, tm float64) {
+	t.Helper()
+	root := s.sc.RootAt(i, tm)
+	a := float64(s.sc.Chars[i].Phase) + 1.3*tm
+	sin, cos := math.Sincos(a)
+	if err := s.w.SetLookAtTarget(e, root.Pos.Add(mgl32.Vec3{1.5 * float32(cos), 1.6, 1.5 * float32(sin)})); err != nil {
+		t.Fatal(err)
+	}
+	step := float32(math.Sin(2 * a))
+	foot := root.Pos.Add(root.Rot.Rotate(mgl32.Vec3{0.1, 0.12 + 0.08*step, 0.15 * step}))
+	if err := s.w.SetIKTarget(e, 0, foot); err != nil {
+		t.Fatal(err)
 	}
 }
