@@ -42,9 +42,11 @@ type soak struct {
 	space sway.BlendSpaceID
 	slots []arche.Entity // zero: empty
 	n     int            // the nominal character count (slots [0, n) at a checkpoint)
+	count int            // live characters
 	rootC arche.ID
 
 	frames, rejected, jumps, faultRoots, adds, removes, edits int
+	minCount, maxCount                                        int
 }
 
 func newSoak(t *testing.T, chars, extra int, seed int64, workers int) *soak {
@@ -89,12 +91,14 @@ func (s *soak) add(i int) {
 	must(t, w.AddIK(e, leg))
 	s.slots[i] = e
 	s.adds++
+	s.count++
 }
 
 func (s *soak) remove(i int) {
 	must(s.t, s.w.RemoveCharacter(s.slots[i]))
 	s.slots[i] = arche.Entity{}
 	s.removes++
+	s.count--
 }
 
 func must(t testing.TB, err error) {
@@ -131,17 +135,28 @@ var nan32, inf32 = float32(math.NaN()), float32(math.Inf(1))
 // bad returns a value no setter accepts for a non-negative parameter.
 func (s *soak) bad() float32 { return [...]float32{nan32, inf32, -inf32, -1}[s.rng.Intn(4)] }
 
-// churn removes and adds characters: the count wanders within the extra
-// slots around the nominal count.
+// churn removes or adds a character now and then: the count wanders
+// within the extra slots around the nominal count.
 func (s *soak) churn() {
 	if s.rng.Intn(4) != 0 {
 		return
 	}
-	i := s.rng.Intn(len(s.slots))
-	if s.slots[i].IsZero() {
-		s.add(i)
-	} else {
-		s.remove(i)
+	remove := s.rng.Intn(2) == 0
+	if s.count <= s.n-(len(s.slots)-s.n) {
+		remove = false
+	} else if s.count == len(s.slots) {
+		remove = true
+	}
+	// The first live (or empty) slot from a random one on.
+	for k, i := 0, s.rng.Intn(len(s.slots)); k < len(s.slots); k, i = k+1, (i+1)%len(s.slots) {
+		if s.slots[i].IsZero() != remove {
+			if remove {
+				s.remove(i)
+			} else {
+				s.add(i)
+			}
+			return
+		}
 	}
 }
 
@@ -380,11 +395,13 @@ func TestSoak(t *testing.T) {
 		s.step()
 	}
 	heap0, store0 := s.checkpoint()
+	s.adds, s.removes, s.minCount, s.maxCount = 0, 0, chars, chars
 	t.Logf("before churn: %d characters, heap %.2f MB, stores %+v", chars, float64(heap0)/1e6, store0)
 	start := time.Now()
 	every := max(frames/10, 1)
 	for f := 1; f <= frames; f++ {
 		s.churn()
+		s.minCount, s.maxCount = min(s.minCount, s.count), max(s.maxCount, s.count)
 		for range max(1, chars/50) {
 			s.edit()
 		}
@@ -393,9 +410,9 @@ func TestSoak(t *testing.T) {
 		s.checkFinite()
 		if f%every == 0 || f == frames {
 			heap, store := s.checkpoint()
-			t.Logf("frame %d (%v): heap %.2f MB (%+.2f%%), %d adds, %d removes, %d edits, %d rejected, %d jumps, %d faulty roots",
+			t.Logf("frame %d (%v): heap %.2f MB (%+.2f%%), %d adds, %d removes (%d to %d characters), %d edits, %d rejected, %d jumps, %d faulty roots",
 				f, time.Since(start).Round(time.Second), float64(heap)/1e6, 100*(float64(heap)/float64(heap0)-1),
-				s.adds, s.removes, s.edits, s.rejected, s.jumps, s.faultRoots)
+				s.adds, s.removes, s.minCount, s.maxCount, s.edits, s.rejected, s.jumps, s.faultRoots)
 			if store != store0 {
 				t.Fatalf("frame %d: stores %+v after churn and Trim, %+v before", f, store, store0)
 			}
