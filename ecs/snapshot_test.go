@@ -44,7 +44,11 @@ func TestSnapshotRestoreContinuesBitIdentical(t *testing.T) {
 		vrm  bool
 	}{{"dynamic", false}, {"vrm", true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newFullScene(t, 50, 2, tc.vrm)
+			chars := 50
+			if testing.Short() {
+				chars = 20
+			}
+			s := newFullScene(t, chars, 2, tc.vrm)
 			defer s.w.Close()
 			s.step(t, 47) // the next frame has dt 0
 			at, frame := s.w.Checksum(), s.frame
