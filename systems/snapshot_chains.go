@@ -73,10 +73,6 @@ func (s *ChainStore) ReadChains(r *snapbin.Reader, h *components.Chains, apply b
 		lo, hi := c.First, c.First+c.N
 		readAnyVec3s(r, "chains.Pos", p.Pos[lo:hi], ok)
 		readAnyVec3s(r, "chains.Prev", p.Prev[lo:hi], ok)
-		for i := range p.Collided[lo:hi] {
-			if hit := r.Bool("chains.Collided"); ok {
-				p.Collided[lo+i] = hit
-			}
-		}
+		r.Bools("chains.Collided", p.Collided[lo:hi], ok)
 	}
 }

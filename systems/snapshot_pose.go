@@ -66,20 +66,12 @@ func ReadPose(r *snapbin.Reader, pool *rig.Pool, p *components.Pose, root *compo
 
 // readVec3s reads len(dst) finite vectors into dst when apply.
 func readVec3s(r *snapbin.Reader, field string, dst []mgl32.Vec3, apply bool) {
-	for i := range dst {
-		if v := r.FiniteVec3(field); apply {
-			dst[i] = v
-		}
-	}
+	r.Vec3s(field, dst, true, apply)
 }
 
 // readQuats reads len(dst) finite quaternions into dst when apply.
 func readQuats(r *snapbin.Reader, field string, dst []mgl32.Quat, apply bool) {
-	for i := range dst {
-		if q := r.FiniteQuat(field); apply {
-			dst[i] = q
-		}
-	}
+	r.Quats(field, dst, true, apply)
 }
 
 // readAnyVec3s reads len(dst) vectors of any bits into dst when apply:
@@ -87,9 +79,5 @@ func readQuats(r *snapbin.Reader, field string, dst []mgl32.Quat, apply bool) {
 // particles, spring tails), which a snapshot taken on the frame of a
 // fault holds.
 func readAnyVec3s(r *snapbin.Reader, field string, dst []mgl32.Vec3, apply bool) {
-	for i := range dst {
-		if v := r.Vec3(field); apply {
-			dst[i] = v
-		}
-	}
+	r.Vec3s(field, dst, false, apply)
 }

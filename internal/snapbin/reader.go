@@ -268,3 +268,97 @@ func (r *Reader) Count(field string, want int) {
 		r.failAt(off, field, fmt.Sprintf("the snapshot has %d, the world %d", v, want), true)
 	}
 }
+
+// Vec3s reads len(dst) vectors, into dst when apply. With finite set,
+// every component must be finite. One bounds check for the whole run:
+// this is where most of a snapshot's bytes are read.
+func (r *Reader) Vec3s(field string, dst []mgl32.Vec3, finite, apply bool) {
+	off := r.off
+	s := r.take(len(dst)*SizeVec3, field)
+	if s == nil {
+		return
+	}
+	if finite {
+		var sum float32
+		for i := 0; i+4 <= len(s); i += 4 {
+			sum += f32(s[i:]) * 0 // NaN or Inf anywhere makes the sum NaN
+		}
+		if sum != 0 {
+			for i := range dst {
+				if v := vec3At(s, i); !(v[0]*0 == 0 && v[1]*0 == 0 && v[2]*0 == 0) {
+					r.failAt(off+i*SizeVec3, field, "must be finite", false)
+					return
+				}
+			}
+		}
+	}
+	if apply {
+		for i := range dst {
+			dst[i] = vec3At(s, i)
+		}
+	}
+}
+
+// Quats reads len(dst) quaternions, as Vec3s reads vectors.
+func (r *Reader) Quats(field string, dst []mgl32.Quat, finite, apply bool) {
+	off := r.off
+	s := r.take(len(dst)*SizeQuat, field)
+	if s == nil {
+		return
+	}
+	if finite {
+		var sum float32
+		for i := 0; i+4 <= len(s); i += 4 {
+			sum += f32(s[i:]) * 0
+		}
+		if sum != 0 {
+			for i := range dst {
+				if q := quatAt(s, i); !(q.W*0 == 0 && q.V[0]*0 == 0 && q.V[1]*0 == 0 && q.V[2]*0 == 0) {
+					r.failAt(off+i*SizeQuat, field, "must be finite", false)
+					return
+				}
+			}
+		}
+	}
+	if apply {
+		for i := range dst {
+			dst[i] = quatAt(s, i)
+		}
+	}
+}
+
+func vec3At(s []byte, i int) mgl32.Vec3 {
+	s = s[i*SizeVec3 : i*SizeVec3+SizeVec3]
+	return mgl32.Vec3{f32(s[0:]), f32(s[4:]), f32(s[8:])}
+}
+
+func quatAt(s []byte, i int) mgl32.Quat {
+	s = s[i*SizeQuat : i*SizeQuat+SizeQuat]
+	return mgl32.Quat{W: f32(s[0:]), V: mgl32.Vec3{f32(s[4:]), f32(s[8:]), f32(s[12:])}}
+}
+
+// Bools reads len(dst) flags (bytes 0 or 1), into dst when apply.
+func (r *Reader) Bools(field string, dst []bool, apply bool) {
+	off := r.off
+	s := r.take(len(dst), field)
+	if s == nil {
+		return
+	}
+	var or byte
+	for _, v := range s {
+		or |= v
+	}
+	if or > 1 {
+		for i, v := range s {
+			if v > 1 {
+				r.failAt(off+i, field, "a flag must be 0 or 1", false)
+				return
+			}
+		}
+	}
+	if apply {
+		for i, v := range s {
+			dst[i] = v == 1
+		}
+	}
+}

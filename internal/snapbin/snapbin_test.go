@@ -94,3 +94,38 @@ func TestRootAcceptsFaultsButNotBadTransforms(t *testing.T) {
 		}
 	}
 }
+
+func TestBulkReads(t *testing.T) {
+	vs := []mgl32.Vec3{{1, 2, 3}, {4, 5, 6}}
+	qs := []mgl32.Quat{{W: 1}, {W: 0.5, V: mgl32.Vec3{0.5, 0.5, 0.5}}}
+	b := Quats(Vec3s(nil, vs), qs)
+	b = append(b, 1, 0, 1)
+	var r Reader
+	r.Reset(b, 0)
+	gv, gq, gb := make([]mgl32.Vec3, 2), make([]mgl32.Quat, 2), make([]bool, 3)
+	r.Vec3s("v", gv, true, true)
+	r.Quats("q", gq, true, true)
+	r.Bools("b", gb, true)
+	if r.Err() != nil || gv[1] != vs[1] || gq[1] != qs[1] || !gb[0] || gb[1] || !gb[2] {
+		t.Fatalf("%v %v %v %v", r.Err(), gv, gq, gb)
+	}
+	// A non-finite component is named at its vector's offset; without the
+	// finite check it is read as it is.
+	vs[1][2] = float32(math.Inf(-1))
+	b = Vec3s(nil, vs)
+	r.Reset(b, 10)
+	r.Vec3s("v", gv, true, true)
+	var e *Error
+	if !errors.As(r.Err(), &e) || e.Offset != 10+SizeVec3 {
+		t.Fatalf("%v", r.Err())
+	}
+	r.Reset(b, 0)
+	r.Vec3s("v", gv, false, true)
+	if r.Err() != nil || !math.IsInf(float64(gv[1][2]), -1) {
+		t.Fatalf("%v %v", r.Err(), gv)
+	}
+	r.Reset([]byte{0, 2}, 0)
+	if r.Bools("b", gb[:2], true); r.Err() == nil {
+		t.Fatal("a flag of 2 accepted")
+	}
+}
