@@ -18,6 +18,9 @@
 //     [components.Root].
 //   - [World.Step]: one frame of the pipeline (see systems.NewDefaultPipeline).
 //   - [World.BoneWorld], [World.Pose], [World.Checksum]: read the result.
+//   - [World.Snapshot], [World.Restore]: the simulation state to bytes and
+//     back (rollback, replays, save games); a bad snapshot is reported as a
+//     [SnapshotError] wrapping [ErrSnapshot].
 //   - [FieldError], [ErrInvalid]: every bad input is reported at set-up as a
 //     *FieldError naming the field and value; per-frame code never panics.
 //

@@ -44,6 +44,8 @@ type World struct {
 	chainBuilders map[*rig.Skeleton]*chain.Builder
 	// rigSkeletons shares one skeleton among the characters of one Rig.
 	rigSkeletons map[*Rig]*Skeleton
+	// snap is what Snapshot and Restore reuse between calls.
+	snap snapshotCache
 }
 
 // NewWorld returns a sway world on a new arche world.
@@ -130,12 +132,18 @@ func (w *World) Step(dt float32) error {
 }
 
 // Trim releases the spare capacity of the world's pools (the pose pool and
-// the chain store). Pools grow by appending, which can leave up to half of
-// their memory unused after many characters are added at once; call Trim
-// after such a set-up. It copies the pools (set-up code, not per frame).
+// the chain and spring stores). Pools grow by appending, which can leave up
+// to half of their memory unused after many characters are added at once;
+// call Trim after such a set-up. It also closes the gaps that removed
+// characters left (in the pose pool, gaps only same-sized characters
+// reuse), so that after add/remove churn the pools are as compact as if
+// the remaining characters had been added alone. It copies the pools
+// (set-up code, not per frame).
 func (w *World) Trim() {
+	w.compactStores()
 	w.pool.Trim()
-	ecs.GetResource[systems.ChainStore](w.ecs).Trim()
+	w.chainStore().Trim()
+	w.springStore().Trim()
 	runtime.GC()
 }
 

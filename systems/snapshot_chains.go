@@ -1,0 +1,78 @@
+package systems
+
+import (
+	"math"
+
+	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/snapbin"
+	"github.com/sway-anim/sway/systems/chain"
+)
+
+// AppendChains appends a character's dynamic chains: the handle's Paused
+// flag and fault count, then per chain its particle count (checked on
+// reading), its frame-to-frame state (chain.State) and its particles'
+// positions, previous positions and collider-touch flags.
+//
+// Not saved, because Prepare writes them before every use: the steps of
+// the frame (ChainStore.Steps), the colliders placed in world space
+// (Shapes) and the particles' animated pose (AnimPos, RestOff, RestLen,
+// Axis) and Apply's scratch (Rot). The settings and per-particle
+// parameters are set-up.
+func (s *ChainStore) AppendChains(b []byte, h *components.Chains) []byte {
+	b = snapbin.U32(b, uint32(h.Count))
+	b = snapbin.Bool(b, h.Paused)
+	b = snapbin.U32(b, h.Faults)
+	p := &s.Particles
+	for k := h.First; k < h.First+h.Count; k++ {
+		c := &s.Chains[k]
+		st := c.State()
+		b = snapbin.U32(b, uint32(c.N))
+		b = snapbin.F64(b, st.Acc)
+		b = snapbin.Vec3(b, st.ObjPos)
+		b = snapbin.Quat(b, st.ObjRot)
+		b = snapbin.F32(b, st.PrevH)
+		b = snapbin.Bool(b, st.Started)
+		b = snapbin.Bool(b, st.Off)
+		b = snapbin.Bool(b, st.Reset)
+		lo, hi := c.First, c.First+c.N
+		b = snapbin.Vec3s(b, p.Pos[lo:hi])
+		b = snapbin.Vec3s(b, p.Prev[lo:hi])
+		for _, hit := range p.Collided[lo:hi] {
+			b = snapbin.Bool(b, hit)
+		}
+	}
+	return b
+}
+
+// ReadChains reads what AppendChains wrote. Particle positions may be
+// non-finite (a snapshot taken on the frame a chain faulted): the chain
+// systems find and reset such a chain themselves.
+func (s *ChainStore) ReadChains(r *snapbin.Reader, h *components.Chains, apply bool) {
+	r.Count("chains.Count", int(h.Count))
+	paused := r.Bool("chains.Paused")
+	faults := r.U32("chains.Faults")
+	if apply && !r.Failed() {
+		h.Paused, h.Faults = paused, faults
+	}
+	p := &s.Particles
+	for k := h.First; k < h.First+h.Count && !r.Failed(); k++ {
+		c := &s.Chains[k]
+		r.Count("chains.N", c.N)
+		var st chain.State
+		st.Acc = r.RangeF64("chains.Acc", 0, math.MaxFloat64)
+		st.ObjPos = r.FiniteVec3("chains.ObjPos")
+		st.ObjRot = r.FiniteQuat("chains.ObjRot")
+		st.PrevH = r.Range("chains.PrevH", 0, math.MaxFloat32)
+		st.Started = r.Bool("chains.Started")
+		st.Off = r.Bool("chains.Off")
+		st.Reset = r.Bool("chains.Reset")
+		ok := apply && !r.Failed()
+		if ok {
+			c.SetState(st)
+		}
+		lo, hi := c.First, c.First+c.N
+		readAnyVec3s(r, "chains.Pos", p.Pos[lo:hi], ok)
+		readAnyVec3s(r, "chains.Prev", p.Prev[lo:hi], ok)
+		r.Bools("chains.Collided", p.Collided[lo:hi], ok)
+	}
+}

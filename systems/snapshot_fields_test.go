@@ -1,0 +1,75 @@
+package systems
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/rig"
+	"github.com/sway-anim/sway/systems/anim"
+	"github.com/sway-anim/sway/systems/breath"
+	"github.com/sway-anim/sway/systems/chain"
+	"github.com/sway-anim/sway/systems/lookat"
+	"github.com/sway-anim/sway/systems/spring"
+)
+
+// Every field of the types that hold a world's state is either saved by a
+// snapshot encoder (snapshot_*.go), set-up, or derived (written before
+// every use in a frame; each encoder's comment says where). A field added
+// to one of these types fails this test until it is classified here and,
+// if it is state, saved: a snapshot that silently misses state would
+// restore a world that drifts from the original.
+func TestSnapshotCoversEveryField(t *testing.T) {
+	for _, tc := range []struct {
+		typ    any
+		fields []string // saved, set-up and derived, in declaration order
+	}{
+		{components.Time{}, []string{"Dt", "Elapsed", "Frame"}},
+		{components.Root{}, []string{"Transform"}},
+		{components.Pose{}, []string{"Skeleton", "First", "Count", "DirtyLo", "DirtyHi", "SyncedRoot", "Faults"}},
+		{rig.Pool{}, []string{"LocalPos", "LocalRot", "LocalScale", "WorldPos", "WorldRot", "WorldScale", "free"}},
+		{components.Animation{}, []string{"Space", "Player"}},
+		{anim.Player{}, []string{"Param", "Target", "Smoothing", "Phase", "Speed", "Direct", "Scratch"}},
+		{components.Breath{}, []string{"Settings", "Plan", "State", "DirtyHi"}},
+		{breath.State{}, []string{"Phase", "Time", "Angle", "Prev", "Start", "Change"}},
+		{components.LookAt{}, []string{"Head", "HeadState", "HeadBone", "Eyes", "EyeStates", "EyeBones", "EyesConverge",
+			"Spine", "SpineShares", "NumSpine", "Target", "Weight"}},
+		{lookat.HeadState{}, []string{"Rotation", "Weight"}},
+		{lookat.EyeState{}, []string{"Yaw"}},
+		{components.Target{}, []string{"Point", "Entity", "Bone", "Lost"}},
+		{components.IK{}, []string{"Limbs", "NumLimbs"}},
+		{components.IKLimb{}, []string{"Upper", "Middle", "End", "Settings", "Target", "TargetRot", "UseTargetRot",
+			"Hint", "HintSpace", "Reached"}},
+		{components.Chains{}, []string{"First", "Count", "ColliderFirst", "ColliderCount", "Paused", "Faults"}},
+		{ChainStore{}, []string{"Chains", "Steps", "Particles", "ColliderDescs", "ColliderBones", "Shapes", "Reference",
+			"deadChains", "deadColliders", "dirty"}},
+		{chain.Chain{}, []string{"Settings", "Colliders", "First", "N", "total", "restRot", "gravity", "maxBone", "clock",
+			"objPos", "objRot", "move", "scale", "force", "weight", "reach", "t", "h", "prevH", "steps", "rootFrom",
+			"cull", "pk", "turnAngle", "turnCos", "started", "off", "reset"}},
+		{chain.Clock{}, []string{"Rate", "MaxSteps", "acc"}},
+		{chain.Particles{}, []string{"Bone", "Parent", "Children", "Local", "LocalRot", "Dist", "Damping", "Elasticity",
+			"Stiffness", "Inert", "Friction", "Radius", "Pos", "Prev", "Collided", "AnimPos", "RestOff", "RestLen", "Axis", "Rot"}},
+		{components.VRMSprings{}, []string{"First", "Count", "ColliderFirst", "ColliderCount", "SetFirst", "SetCount",
+			"LastBone", "LastRoot", "Started", "Paused", "Faults"}},
+		{components.SimpleSprings{}, []string{"First", "Count", "LastBone", "LastRoot", "Started", "Paused", "Faults"}},
+		{VRMPart{}, []string{"Springs", "Info", "States", "JointBone", "JointDesc", "Rot", "Prev", "Cur",
+			"ColliderDescs", "ColliderBones", "Shapes", "SetIndex", "SetShapes", "bound"}},
+		{VRMSpringInfo{}, []string{"Joint0", "N", "Parent", "Center", "ColFirst", "ColCount", "InSet", "Depth", "Reset",
+			"Spec", "HasTail", "Tail", "VirtualTail", "FixedStep", "Strict", "Acc"}},
+		{spring.VRMState{}, []string{"PrevTail", "CurTail"}},
+		{SimplePart{}, []string{"Chains", "States", "Info", "JointBone", "JointDesc", "Anim", "Rot", "LastTip", "Velocity", "bound"}},
+		{SimpleSpringInfo{}, []string{"Joint0", "N", "Parent", "Center", "Reset"}},
+		{spring.SimpleState{}, []string{"LastTip", "Velocity"}},
+	} {
+		rt := reflect.TypeOf(tc.typ)
+		var got []string
+		for i := range rt.NumField() {
+			got = append(got, rt.Field(i).Name)
+		}
+		if !slices.Equal(got, tc.fields) {
+			t.Errorf("%v has fields %v; the snapshot encoders know %v: classify the new ones (saved, set-up or derived)",
+				rt, got, tc.fields)
+		}
+	}
+}
