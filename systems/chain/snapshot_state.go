@@ -9,7 +9,9 @@ import "github.com/go-gl/mathgl/mgl32"
 // every use in a frame (the movement, force, weight, scale, reach, step
 // lengths and count, the packed step inputs, the culled colliders, the
 // root's start in Variable mode); the cosine of the teleport angle is a
-// cache of the settings, recomputed when they differ.
+// cache of the settings, recomputed when they differ, and the packed step
+// parameters are a cache of the settings, weight, scale and step length
+// (SetState drops it, so the next Prepare packs afresh).
 type State struct {
 	Acc    float64    // the clock's time not yet simulated, seconds
 	ObjPos mgl32.Vec3 // the character's position at the last Prepare
@@ -32,4 +34,5 @@ func (c *Chain) State() State {
 func (c *Chain) SetState(s State) {
 	c.clock.acc, c.objPos, c.objRot, c.prevH = s.Acc, s.ObjPos, s.ObjRot, s.PrevH
 	c.started, c.off, c.reset = s.Started, s.Off, s.Reset
+	c.packOK = false
 }
