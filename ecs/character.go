@@ -169,8 +169,8 @@ func (w *World) SetBoneLocal(e ecs.Entity, bone int, t Transform) error {
 }
 
 // PoseView is a read-only view of one character's pose. Its slices alias
-// the world's storage: they are valid until the next Step, AddCharacter or
-// RemoveCharacter, and must not be written.
+// the world's storage: they are valid until the next Step, AddCharacter,
+// RemoveCharacter or Trim, and must not be written.
 type PoseView struct {
 	LocalPos, WorldPos, LocalScale, WorldScale []mgl32.Vec3
 	LocalRot, WorldRot                         []mgl32.Quat

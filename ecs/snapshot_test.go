@@ -13,6 +13,7 @@ import (
 
 	"github.com/sway-anim/sway/components"
 	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/systems"
 )
 
 // reseal rewrites a snapshot's trailing CRC-32C after an edit, so that a
@@ -214,9 +215,11 @@ func TestRestoreRejectsBadSnapshots(t *testing.T) {
 }
 
 // A snapshot taken while a character's root is not finite (written
-// straight into the component) restores, and the character keeps its
-// last good pose.
-func TestRestoreKeepsAFaultyRoot(t *testing.T) {
+// straight into the component) or a chain's particles are not finite
+// restores as it is, and the systems repair it as they would have: the
+// character keeps its last good pose, the chain restarts from the
+// animated pose and counts the fault.
+func TestRestoreKeepsFaults(t *testing.T) {
 	s := newFullScene(t, 2, 1, false)
 	defer s.w.Close()
 	s.step(t, 5)
@@ -224,14 +227,22 @@ func TestRestoreKeepsAFaultyRoot(t *testing.T) {
 	if err := s.w.Step(1.0 / 60); err != nil {
 		t.Fatal(err)
 	}
+	st := arche.GetResource[systems.ChainStore](s.w.ECS())
+	h := (*components.Chains)(s.w.ECS().Get(s.ents[1], arche.ComponentID[components.Chains](s.w.ECS())))
+	first := st.Chains[h.First].First
+	st.Particles.Pos[first+1][1] = float32(math.NaN())
 	snap := snapshot(t, s.w)
 	if err := s.w.Restore(snap); err != nil {
 		t.Fatal(err)
 	}
+	before, _ := s.w.ChainFaults(s.ents[1])
 	if err := s.w.Step(1.0 / 60); err != nil {
 		t.Fatal(err)
 	}
 	assertFinitePoses(t, s.w, s.ents)
+	if after, _ := s.w.ChainFaults(s.ents[1]); after != before+1 {
+		t.Fatalf("chain faults %d after the restored NaN particle, %d before", after, before)
+	}
 }
 
 // nanRoot writes a NaN into a character's root component, as a game
