@@ -37,7 +37,7 @@ func newBreathWorld(b *testing.B, chars, workers int) *sway.World {
 // pipeline's timing of "breath"): gather, clock, Plan.Apply and the dirty
 // marks, on poses the animation phase has just reset.
 func BenchmarkBreath(b *testing.B) {
-	for _, chars := range []int{1000, 10000} {
+	for _, chars := range []int{100, 1000, 10000} {
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("chars=%d/workers=%d", chars, workers), func(b *testing.B) {
 				w := newBreathWorld(b, chars, workers)

@@ -46,9 +46,9 @@ func NewBreathComponent(skel *rig.Skeleton, s breath.Settings, offset float32) (
 
 // BreathSystem advances every breathing character by the frame's
 // simulation dt (components.Time) and bends its pose: breath.Step, then
-// Plan.Apply on the character's local rotations, with the world
-// rotations it reads brought up to date first (EnsureCurrent) and the
-// written bones' subtrees marked dirty for the next FK. It runs in the
+// Plan.Apply on the character's local rotations, with the written bones'
+// subtrees marked dirty for the next FK. Plan.Apply reads no world
+// rotation, so the world pose need not be current. It runs in the
 // procedural phase, before look-at and IK.
 //
 // A character whose root is not finite is skipped for the frame, clock
@@ -87,19 +87,15 @@ func (s *BreathSystem) Update(w *ecs.World) {
 func (s *BreathSystem) run(lo, hi int) {
 	for _, c := range s.chars.items[lo:hi] {
 		b, p := c.feat, c.pose
-		first, last := b.Plan.Bones()
-		if first < 0 {
-			continue
-		}
-		skel := s.reg.Skeletons[p.Skeleton]
-		// Apply reads the world rotations of the top segments and the
-		// shoulders: they must include this frame's animation.
-		if !EnsureCurrent(s.pool, skel, p, c.root, last) {
+		first, _ := b.Plan.Bones()
+		// Pose.SyncedRoot is always finite, so this is the test Sync
+		// makes: a changed root that is not finite.
+		if first < 0 || !rootFinite(&c.root.Transform) {
 			continue
 		}
 		breath.Step(&b.State, &b.Settings, s.dt)
 		a, e := p.First, p.First+p.Count
-		b.Plan.Apply(s.pool.LocalRot[a:e], s.pool.WorldRot[a:e], skel.Parents(), &b.State)
+		b.Plan.Apply(s.pool.LocalRot[a:e], s.reg.Skeletons[p.Skeleton].Parents(), &b.State)
 		p.MarkDirty(first, b.DirtyHi)
 	}
 }

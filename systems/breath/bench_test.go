@@ -78,7 +78,7 @@ func BenchmarkStepApplyPlan(b *testing.B) {
 				for b.Loop() {
 					for i := range c.states {
 						Step(&c.states[i], &c.settings[i], 1.0/60)
-						c.plans[i].Apply(c.local[i], c.world[i], rigParents, &c.states[i])
+						c.plans[i].Apply(c.local[i], rigParents, &c.states[i])
 					}
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/char")
@@ -130,7 +130,7 @@ func BenchmarkPlanApply(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for i := range c.states {
-					c.plans[i].Apply(c.local[i], c.world[i], rigParents, &c.states[i])
+					c.plans[i].Apply(c.local[i], rigParents, &c.states[i])
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/char")

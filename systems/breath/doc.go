@@ -18,6 +18,8 @@
 //   - State is a character's place in the cycle: plain values, no
 //     pointers. Init starts it, with a phase offset so a crowd breathes out
 //     of step; Step advances it by the simulation dt and eases the angles.
+//     Step reads the settings only when a phase begins, so edits take
+//     effect at the next phase.
 //   - Apply writes the frame's rotations into the local rotations of the
 //     pose: each segment turns about its axis, each shoulder gets the local
 //     rotation that keeps its old world rotation (ShoulderLocal). The

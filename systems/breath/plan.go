@@ -111,28 +111,35 @@ func (p *Plan) touch(b int32) {
 }
 
 // Bones returns the lowest bone index Apply writes and the highest it reads
-// or writes, or -1, -1 when it touches none. World rotations must be
-// current up to hi before Apply; the subtrees of the written bones lie in
-// [lo, SubtreeEnd of any of them).
+// or writes, or -1, -1 when it touches none. The subtrees of the written
+// bones lie in [lo, SubtreeEnd of any of them).
 func (p *Plan) Bones() (lo, hi int32) { return p.lo, p.hi }
 
 // Mode returns the mode the plan was made with.
 func (p *Plan) Mode() Mode { return p.mode }
 
 // Apply does what the package-level Apply does with the settings the plan
-// was made from, with the same results to rounding. localRot and worldRot
-// are the character's pose (worldRot current for the bones Apply reads);
-// parents is the array the plan was made with. A pose or parent array
+// was made from, with the same results to rounding, from the local
+// rotations alone: localRot is the character's local pose (indexed by
+// bone) and parents the array the plan was made with. No world rotation is
+// read, so the world pose need not be current. A pose or parent array
 // shorter than the plan's bones is left alone, and a parent array that does
 // not match the plan is not followed beyond the plan's bones.
-func (p *Plan) Apply(localRot, worldRot []mgl32.Quat, parents []int32, st *State) {
-	n := min(len(localRot), len(worldRot))
-	if int(p.hi) >= n || int(p.hi) >= len(parents) {
+//
+// A shoulder's parent p has the world rotation W*R before the breath and
+// W*D*R' after it, where W is the world rotation of the topmost segment
+// above p, D that segment's turn, and R and R' the products of the old and
+// new local rotations from below the top segment down to p (FK composes
+// rotations without scale). Keeping the shoulder's world rotation then
+// asks for the local rotation conj(R')*conj(D)*R*L: W cancels.
+func (p *Plan) Apply(localRot []mgl32.Quat, parents []int32, st *State) {
+	if int(p.hi) >= len(localRot) || int(p.hi) >= len(parents) {
 		return // a plan made for a larger skeleton
 	}
 	// Quaternions are handled as four scalars (q4): the compiler keeps
 	// those in registers, while mgl32.Quat's array goes through memory.
 	var sin, cos [MaxSegments]float32
+	var old [MaxSegments]q4 // the segments' local rotations before the turn
 	additive := p.mode == Additive
 	for k := 0; k < int(p.nsegs) && k < MaxSegments; k++ {
 		sg := &p.segs[k]
@@ -159,6 +166,7 @@ func (p *Plan) Apply(localRot, worldRot []mgl32.Quat, parents []int32, st *State
 		// turn, written out: a call here would spill the loop's state.
 		l := &localRot[sg.bone]
 		w, x, y, z := l.W, l.V[0], l.V[1], l.V[2]
+		old[k] = q4{w, x, y, z}
 		var q q4
 		switch sg.axis {
 		case AxisX:
@@ -175,43 +183,57 @@ func (p *Plan) Apply(localRot, worldRot []mgl32.Quat, parents []int32, st *State
 		}
 		store(l, q)
 	}
-	var w q4
+	var m q4 // conj(R')*conj(D)*R of the current shoulder's parent
 	for k := range p.shoulders {
 		sh := &p.shoulders[k]
 		if !sh.present {
 			continue
 		}
 		if !sh.reuse {
-			// The parent's new world rotation: the top segment turns by its
-			// delta in its own frame, the bones below it by their (new)
-			// locals.
 			t := sh.topSeg & (MaxSegments - 1)
-			w = turn(load(&worldRot[sh.top]), p.segs[t].axis, sin[t], cos[t])
-			if sh.parent != sh.top {
-				r := load(&localRot[sh.parent])
+			if sh.parent == sh.top {
+				m = turnLeft(q4{w: 1}, p.segs[t].axis, -sin[t], cos[t])
+			} else {
+				// R and R' from the parent up to below the top segment;
+				// localRot already holds the turned segments.
+				r := p.oldLocal(localRot, &old, sh.parent)
+				rn := load(&localRot[sh.parent])
 				for a := sh.parent; ; {
 					up := parents[a]
 					if up <= sh.top || up >= a {
 						break
 					}
-					r = load(&localRot[up]).mul(r)
+					r = p.oldLocal(localRot, &old, up).mul(r)
+					rn = load(&localRot[up]).mul(rn)
 					a = up
 				}
-				w = w.mul(r)
+				m = rn.conjMul(turnLeft(r, p.segs[t].axis, -sin[t], cos[t]))
 			}
 		}
-		// ShoulderLocal (conj(w) times the old world rotation) written out,
-		// with the cheap renormalisation: both rotations come from FK of
-		// unit locals.
-		o := &worldRot[sh.bone]
+		// m*L written out (a call would spill m), normalised with the
+		// cheap renormalisation: every factor is a unit rotation, and in
+		// Additive mode the result is built on.
+		l := &localRot[sh.bone]
+		w, x, y, z := l.W, l.V[0], l.V[1], l.V[2]
 		q := q4{
-			w.w*o.W + w.x*o.V[0] + w.y*o.V[1] + w.z*o.V[2],
-			w.w*o.V[0] - w.x*o.W - w.y*o.V[2] + w.z*o.V[1],
-			w.w*o.V[1] - w.y*o.W - w.z*o.V[0] + w.x*o.V[2],
-			w.w*o.V[2] - w.z*o.W - w.x*o.V[1] + w.y*o.V[0],
+			m.w*w - m.x*x - m.y*y - m.z*z,
+			m.w*x + m.x*w + m.y*z - m.z*y,
+			m.w*y + m.y*w + m.z*x - m.x*z,
+			m.w*z + m.z*w + m.x*y - m.y*x,
 		}
-		store(&localRot[sh.bone], q.renormalize())
+		store(l, q.renormalize())
 	}
+}
+
+// oldLocal returns bone b's local rotation before Apply turned it: from old
+// for a segment, from localRot otherwise.
+func (p *Plan) oldLocal(localRot []mgl32.Quat, old *[MaxSegments]q4, b int32) q4 {
+	for i := 0; i < int(p.nsegs) && i < MaxSegments; i++ {
+		if p.segs[i].bone == b {
+			return old[i]
+		}
+	}
+	return load(&localRot[b])
 }
 
 // q4 is a quaternion as four scalars.
@@ -234,6 +256,29 @@ func turn(q q4, a Axis, s, c float32) q4 {
 		return q4{q.w*c - q.z*s, q.x*c + q.y*s, q.y*c - q.x*s, q.z*c + q.w*s}
 	}
 	return q4{q.w * c, q.x * c, q.y * c, q.z * c}
+}
+
+// turnLeft returns (c + s*axis) * q, the turn applied on the other side.
+func turnLeft(q q4, a Axis, s, c float32) q4 {
+	switch a {
+	case AxisX:
+		return q4{q.w*c - q.x*s, q.x*c + q.w*s, q.y*c - q.z*s, q.z*c + q.y*s}
+	case AxisY:
+		return q4{q.w*c - q.y*s, q.x*c + q.z*s, q.y*c + q.w*s, q.z*c - q.x*s}
+	case AxisZ:
+		return q4{q.w*c - q.z*s, q.x*c - q.y*s, q.y*c + q.x*s, q.z*c + q.w*s}
+	}
+	return q4{q.w * c, q.x * c, q.y * c, q.z * c}
+}
+
+// conjMul is the Hamilton product conj(a)*b.
+func (a q4) conjMul(b q4) q4 {
+	return q4{
+		a.w*b.w + a.x*b.x + a.y*b.y + a.z*b.z,
+		a.w*b.x - a.x*b.w - a.y*b.z + a.z*b.y,
+		a.w*b.y - a.y*b.w - a.z*b.x + a.x*b.z,
+		a.w*b.z - a.z*b.w - a.x*b.y + a.y*b.x,
+	}
 }
 
 // mul is the Hamilton product a*b.

@@ -30,8 +30,15 @@ func (p Phase) String() string {
 // not a valid start; use Init.
 type State struct {
 	Phase Phase
+	// Easing is the current phase's curve: Settings.InhaleEasing while
+	// inhaling, InOutQuad while exhaling (unused at rest).
+	Easing Easing
 	// Time is the simulation time in seconds since the current phase began.
 	Time float32
+	// Duration is the current phase's duration in seconds, DurationRate
+	// applied, read from the settings when the phase began: Step reads the
+	// settings only then.
+	Duration float32
 	// Angle is each segment's eased angle in degrees this frame, sign
 	// included (the source's lastEaseValue).
 	Angle [MaxSegments]float32
@@ -57,10 +64,11 @@ const maxStep = 1e6
 // applied to the pose yet, so the first Step applies the whole angle in
 // Additive mode too.
 func Init(st *State, s *Settings, offset float32) {
-	*st = State{Phase: Inhale}
+	*st = State{}
 	for i := range st.Change {
 		st.Change[i] = target(s, i, Inhale)
 	}
+	begin(st, s, Inhale)
 	r := rate(s)
 	in, ex, rest := duration(s.InhaleDuration, r), duration(s.ExhaleDuration, r), duration(s.RestDuration, r)
 	cycle := in + ex + rest
@@ -73,23 +81,40 @@ func Init(st *State, s *Settings, offset float32) {
 	}
 	switch {
 	case o < in:
-		st.Phase, st.Time = Inhale, o
+		st.Time = o
 		for i := range st.Start {
 			st.Start[i] = target(s, i, Exhale)
 			st.Change[i] = target(s, i, Inhale) - st.Start[i]
 		}
 	case o < in+ex:
-		st.Phase, st.Time = Exhale, o-in
+		begin(st, s, Exhale)
+		st.Time = o - in
 		for i := range st.Start {
 			st.Start[i] = target(s, i, Inhale)
 			st.Change[i] = target(s, i, Exhale) - st.Start[i]
 		}
 	default:
-		st.Phase, st.Time = Rest, o-in-ex
+		begin(st, s, Rest)
+		st.Time = o - in - ex
 		for i := range st.Start {
 			st.Start[i] = target(s, i, Inhale)
 			st.Change[i] = target(s, i, Exhale) - st.Start[i]
 		}
+	}
+}
+
+// begin sets the phase, its curve and its duration (Time and the ease are
+// the caller's).
+func begin(st *State, s *Settings, p Phase) {
+	st.Phase = p
+	r := rate(s)
+	switch p {
+	case Inhale:
+		st.Easing, st.Duration = s.InhaleEasing, duration(s.InhaleDuration, r)
+	case Exhale:
+		st.Easing, st.Duration = InOutQuad, duration(s.ExhaleDuration, r)
+	default:
+		st.Easing, st.Duration = InOutQuad, duration(s.RestDuration, r)
 	}
 }
 
@@ -102,6 +127,9 @@ func Init(st *State, s *Settings, offset float32) {
 // the phase duration, and a zero duration counts as finished, so a phase
 // lasts at least one Step. Rest holds the exhale angles and ends once
 // RestDuration*DurationRate has passed. A negative or NaN dt counts as zero.
+//
+// s is read only when a phase begins (for its targets, curve and
+// duration): edits to the settings take effect at the next phase.
 func Step(st *State, s *Settings, dt float32) {
 	if !(dt > 0) {
 		dt = 0
@@ -110,35 +138,29 @@ func Step(st *State, s *Settings, dt float32) {
 	}
 	st.Prev = st.Angle
 	st.Time += dt
-	r := rate(s)
-	switch st.Phase {
-	case Inhale, Exhale:
-		d, e := duration(s.ExhaleDuration, r), InOutQuad
-		if st.Phase == Inhale {
-			d, e = duration(s.InhaleDuration, r), s.InhaleEasing
-		}
-		p := progress(e, st.Time, d)
-		for i := range st.Angle {
-			st.Angle[i] = st.Start[i] + st.Change[i]*p
-		}
-		if st.Time >= d {
-			if st.Phase == Inhale {
-				st.Phase = Exhale
-				setEase(st, s, Exhale)
-			} else {
-				st.Phase = Rest // Start and Change keep the finished exhale
-			}
-			st.Time = 0
-		}
-	default: // Rest
+	if st.Phase == Rest {
 		for i := range st.Angle {
 			st.Angle[i] = st.Start[i] + st.Change[i]
 		}
-		if st.Time >= duration(s.RestDuration, r) {
-			st.Phase = Inhale
+		if st.Time >= st.Duration {
+			begin(st, s, Inhale)
 			setEase(st, s, Inhale)
 			st.Time = 0
 		}
+		return
+	}
+	p := progress(st.Easing, st.Time, st.Duration)
+	for i := range st.Angle {
+		st.Angle[i] = st.Start[i] + st.Change[i]*p
+	}
+	if st.Time >= st.Duration {
+		if st.Phase == Inhale {
+			begin(st, s, Exhale)
+			setEase(st, s, Exhale)
+		} else {
+			begin(st, s, Rest) // Start and Change keep the finished exhale
+		}
+		st.Time = 0
 	}
 }
 

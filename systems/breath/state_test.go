@@ -139,6 +139,28 @@ func TestEffectRateChangeWaitsForNextPhase(t *testing.T) {
 	near(t, "spine at end of exhale", st.Angle[Spine], -4, 1e-6)
 }
 
+// TestDurationChangeWaitsForNextPhase: Step reads the settings only when a
+// phase begins, so a duration or rate edited mid-phase applies from the
+// next phase on, like an angle or EffectRate.
+func TestDurationChangeWaitsForNextPhase(t *testing.T) {
+	s := rigSettings()
+	var st State
+	Init(&st, &s, 0)
+	Step(&st, &s, 0.6)
+	s.InhaleDuration, s.ExhaleDuration = 5, 1 // mid-inhale
+	Step(&st, &s, 0.6)                        // the inhale still ends at 1.2 s
+	if st.Phase != Exhale || st.Duration != 1 {
+		t.Fatalf("after 1.2 s: %v lasting %v s, want Exhale lasting 1 s", st.Phase, st.Duration)
+	}
+	s.DurationRate = 2 // mid-exhale
+	Step(&st, &s, 0.5)
+	near(t, "spine half way through the exhale", st.Angle[Spine], 0, 1e-6)
+	Step(&st, &s, 0.5)
+	if st.Phase != Rest || st.Duration != 2*DefaultRestDuration {
+		t.Fatalf("after the exhale: %v lasting %v s, want Rest lasting %v s", st.Phase, st.Duration, 2*DefaultRestDuration)
+	}
+}
+
 func TestInitOffset(t *testing.T) {
 	s := rigSettings()
 	s.DurationRate = 2 // cycle: 2.4 + 4.8 + 0.4 = 7.6 s
