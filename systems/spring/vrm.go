@@ -75,7 +75,7 @@ func StepVRM(dstLocalRot []mgl32.Quat, s *VRMState, c *VRMChain,
 	for s := 1; s < 4; s++ {
 		q.empty(s)
 	}
-	q.run(l[:])
+	q.run()
 }
 
 // VRMSpring is one spring's data for StepVRMSprings: the arguments of

@@ -212,15 +212,15 @@ func (q *quad) touch1(s int) uint32 {
 	return 0xff
 }
 
-// collide1 pushes the tail of slot s (lane l) out of the colliders from
+// collide1 pushes the tail of slot s out of the colliders from
 // index from on, skipping those out of the quad's reach with aligned
 // lists, and renormalises it after each push.
-func (q *quad) collide1(s int, l *lane, from int) {
+func (q *quad) collide1(s int, from int) {
 	s &= 3
 	r := q.r[s]
 	next := v3{q.nx[s], q.ny[s], q.nz[s]}
 	moved := false
-	cols := l.cols
+	cols := q.scol[s]
 	for ci := from; ci < len(cols); ci++ {
 		if q.shared && ci < tabN && q.near&(1<<ci) == 0 {
 			continue

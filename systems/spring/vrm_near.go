@@ -38,14 +38,13 @@ func bound(s *collide.Shape) (v3, float32) {
 // within its chain's reach of its joint 0's head, so a collider whose
 // bound lies farther in every slot cannot be touched. The margin covers
 // rounding in coordinates of this size.
-func (q *quad) reachable(lanes []lane) uint32 {
+func (q *quad) reachable() uint32 {
 	var m uint32
-	for s, li := range q.lanes {
-		if li < 0 {
+	for s := range 4 {
+		if q.joints[s] == nil {
 			continue
 		}
-		l := &lanes[li]
-		o, r := l.head, l.c.reach*l.k
+		o, r := v3{q.hx[s], q.hy[s], q.hz[s]}, q.reach[s]
 		slack := 1e-5 * (1 + maxAbs(o) + r)
 		for c := range q.tabLen {
 			b := &q.bnd[c]

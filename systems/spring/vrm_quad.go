@@ -26,6 +26,7 @@ type quad struct {
 	rx, ry, rz, rw [4]float32 // world rotation of the next joint's parent
 	hx, hy, hz     [4]float32 // the next joint's head: the previous tail
 	k, fk          [4]float32 // uniform scale; force factor dt*k, 0 with FixedStep
+	reach          [4]float32 // the chain's reach times k: see reachable
 	// Centre position and rotation; the identity for a spring without one.
 	cpx, cpy, cpz      [4]float32
 	crx, cry, crz, crw [4]float32
@@ -46,7 +47,7 @@ type quad struct {
 	cur, prev [4][]mgl32.Vec3
 	dst       [4][]mgl32.Quat
 
-	lanes    [4]int8 // index in the block's lanes; -1: an empty slot
+	lanes    [4]int8 // the caller's index of the slot's spring; -1: an empty slot
 	active   uint8   // stage A: bit s, slot s has a joint at this level
 	centred  bool    // a spring has a centre: stage A and B convert
 	identRot bool    // stage B: every slot's joint has the identity rest rotation
@@ -95,7 +96,7 @@ func (q *quad) reset() {
 func (q *quad) empty(s int) {
 	s &= 3
 	q.joints[s], q.scol[s] = nil, nil
-	q.k[s], q.fk[s] = 0, 0
+	q.k[s], q.fk[s], q.reach[s] = 0, 0, 0
 	q.park(s)
 }
 
@@ -121,7 +122,7 @@ func (q *quad) add(s int, l *lane, li int) {
 	r := l.parent.rot
 	q.rx[s], q.ry[s], q.rz[s], q.rw[s] = r.x, r.y, r.z, r.w
 	q.hx[s], q.hy[s], q.hz[s] = l.head.x, l.head.y, l.head.z
-	q.k[s], q.fk[s] = l.k, l.fk
+	q.k[s], q.fk[s], q.reach[s] = l.k, l.fk, l.c.reach*l.k
 	q.cpx[s], q.cpy[s], q.cpz[s] = l.cp.x, l.cp.y, l.cp.z
 	q.crx[s], q.cry[s], q.crz[s], q.crw[s] = l.cr.x, l.cr.y, l.cr.z, l.cr.w
 	q.centred = q.centred || l.centred
@@ -137,10 +138,10 @@ func (q *quad) add(s int, l *lane, li int) {
 // the slots that may touch one of the colliders stage A tested go through
 // collide1, from that collider on, besides every slot for colliders past
 // the first tabN.
-func (q *quad) collide(ft uint32, lanes []lane) {
-	for s, li := range q.lanes {
+func (q *quad) collide(ft uint32) {
+	for s := range 4 {
 		if q.active&(1<<s) != 0 {
-			q.collide1(s, &lanes[li], q.from(s, ft, &lanes[li]))
+			q.collide1(s, q.from(s, ft))
 		}
 	}
 }
@@ -149,25 +150,24 @@ func (q *quad) collide(ft uint32, lanes []lane) {
 // stage A's first-touch bytes: all of them without aligned lists, else the
 // first one stage A left to Go, else the first one past those stage A
 // tries (len(cols) when it tries them all).
-func (q *quad) from(s int, ft uint32, l *lane) int {
+func (q *quad) from(s int, ft uint32) int {
 	switch c := int(ft >> (8 * (s & 3)) & 0xff); {
 	case !q.shared:
 		return 0
 	case c != 0xff:
 		return c
 	default:
-		return min(len(l.cols), tabN)
+		return min(len(q.scol[s&3]), tabN)
 	}
 }
 
 // step1 steps slot 0 alone at joint i with the scalar definitions,
 // leaving the other slots as they are: none of them has a joint at i or
 // after, so no SIMD step will read them again.
-func (q *quad) step1(i int, lanes []lane) {
+func (q *quad) step1(i int) {
 	q.active = 1
 	q.stageA1(0, i)
-	l := &lanes[q.lanes[0]]
-	q.collide1(0, l, q.from(0, 0xffffff00|q.touch1(0), l))
+	q.collide1(0, q.from(0, 0xffffff00|q.touch1(0)))
 	q.identRot = q.joints[0][i].identRot
 	q.stageB1(0, i)
 }
@@ -206,7 +206,12 @@ func stepBlock(springs []VRMSpring, lanes []lane, q *quad, dt float32) {
 		for s := m; s < 4; s++ {
 			q.empty(s)
 		}
-		q.run(lanes)
+		q.run()
+		for s, li := range q.lanes {
+			if li >= 0 {
+				lanes[li].bad = q.bad[s] != 0
+			}
+		}
 	}
 	for k := range lanes[:n] {
 		l := &lanes[k]
@@ -223,26 +228,21 @@ func stepBlock(springs []VRMSpring, lanes []lane, q *quad, dt float32) {
 // by joint: four slots by the SIMD stages while slot 1 has a joint, then
 // slot 0 alone by the scalar ones, which cost less than four slots' SIMD
 // ones.
-func (q *quad) run(lanes []lane) {
+func (q *quad) run() {
 	if q.shared {
 		q.fillTab()
-		q.near = q.reachable(lanes)
+		q.near = q.reachable()
 	}
 	n0, n1 := len(q.joints[0]), len(q.joints[1])
 	for i := range n1 {
 		if ft := stageA(q, i); ft != 0xffffffff || !q.shared || len(q.cols) > tabN {
-			q.collide(ft, lanes)
+			q.collide(ft)
 		}
 		if !stageB(q, i) {
 			stageBGo(q, i)
 		}
 	}
 	for i := n1; i < n0; i++ {
-		q.step1(i, lanes)
-	}
-	for s, li := range q.lanes {
-		if li >= 0 {
-			lanes[li].bad = q.bad[s] != 0
-		}
+		q.step1(i)
 	}
 }

@@ -180,3 +180,32 @@ func TestVRMShapesShareGeometry(t *testing.T) {
 		}
 	}
 }
+
+// TestStepVRMSpringSetsLeavesBadSpringsAlone mixes springs StepVRM leaves
+// alone (no chain, no state, short slices) into sets of good ones.
+func TestStepVRMSpringSetsLeavesBadSpringsAlone(t *testing.T) {
+	c := refChain(t)
+	s := c.NewState()
+	ResetVRM(&s, c, mgl32.Vec3{}, mgl32.QuatIdent(), one, mgl32.Vec3{}, mgl32.QuatIdent())
+	rest := append([]mgl32.Vec3(nil), s.CurTail...)
+	short := c.NewState()
+	short.CurTail = short.CurTail[:2]
+	good := newSpringScene(t)
+	sets := [][]VRMSpring{
+		{{}, good.springs[0]},
+		{{Chain: c, DstLocalRot: make([]mgl32.Quat, c.Len())}},
+		{{Chain: c, State: &s, DstLocalRot: make([]mgl32.Quat, 2)}, {Chain: c, State: &short, DstLocalRot: make([]mgl32.Quat, c.Len())}},
+		nil,
+		good.springs[1:],
+	}
+	StepVRMSpringSets(sets, 1.0/60)
+	for i := range rest {
+		if s.CurTail[i] != rest[i] {
+			t.Errorf("tail %d moved to %v with a short destination", i, s.CurTail[i])
+		}
+	}
+	if good.springs[1].DstLocalRot[0] == (mgl32.Quat{}) || sets[0][1].DstLocalRot[0] == (mgl32.Quat{}) {
+		t.Error("good springs among bad ones were not stepped")
+	}
+	StepVRMSpringSets(nil, 1.0/60)
+}
