@@ -267,7 +267,13 @@ func (s *VRMSprings) finish(it *featureRef[components.VRMSprings], skel *rig.Ske
 		bones := st.JointBone[j0:j1]
 		b0 := bones[0]
 		if info.Contiguous {
-			copy(pool.LocalRot[a+b0:a+b0+info.N], st.Rot[j0:j1])
+			// A loop: copy's call costs more than a spring's few rotations.
+			src := st.Rot[j0:j1]
+			dst := pool.LocalRot[a+b0 : a+b0+info.N]
+			dst = dst[:len(src)]
+			for j := range src {
+				dst[j] = src[j]
+			}
 		} else {
 			for j, bone := range bones {
 				pool.LocalRot[a+bone] = st.Rot[int(j0)+j]

@@ -192,7 +192,8 @@ func (q *quad) touch1(s int) uint32 {
 		c := bits.TrailingZeros32(m) & (tabN - 1)
 		t, col := &q.tab[c], &cols[c]
 		if t.bound != uint8(collide.Outside) || t.kind != collide.Sphere {
-			if t.bound == uint8(collide.Outside) && misses(p, r, col) {
+			if t.bound == uint8(collide.Outside) &&
+				(t.kind == collide.Capsule && t.boundMiss(s, p, r) || misses(p, r, col)) {
 				continue
 			}
 			return uint32(c)

@@ -34,7 +34,7 @@ func bound(s *collide.Shape) (v3, float32) {
 }
 
 // reachable returns the colliders (bit c, c < tabN) that a tail of one
-// of q's springs may touch, from q.bnd: every tail's hit sphere stays
+// of q's springs may touch, from the bounds in q.tab: every tail's hit sphere stays
 // within its chain's reach of its joint 0's head, so a collider whose
 // bound lies farther in every slot cannot be touched. The margin covers
 // rounding in coordinates of this size.
@@ -47,9 +47,9 @@ func (q *quad) reachable() uint32 {
 		o, r := v3{q.hx[s], q.hy[s], q.hz[s]}, q.reach[s]
 		slack := 1e-5 * (1 + maxAbs(o) + r)
 		for c := range q.tabLen {
-			b := &q.bnd[c]
-			d := v3{b.x[s], b.y[s], b.z[s]}.sub(o)
-			lim := (b.r[s]+r)*(1+1e-5) + slack
+			b := &q.tab[c]
+			d := v3{b.bcx[s], b.bcy[s], b.bcz[s]}.sub(o)
+			lim := (b.br[s]+r)*(1+1e-5) + slack
 			if !(d.dot(d) >= lim*lim) { // NaN and +Inf bounds are near
 				m |= 1 << c
 			}

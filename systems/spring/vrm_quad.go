@@ -60,8 +60,7 @@ type quad struct {
 	near   uint32
 	scol   [4][]collide.Shape
 	tab    [tabN]colTab
-	bnd    [tabN]colBound
-	tabKey [4]*collide.Shape // the lists tab and bnd were filled from
+	tabKey [4]*collide.Shape // the lists tab was filled from
 	tabLen int
 
 	// bad: bit patterns ORed from every tail stage A loads and stage B
@@ -224,14 +223,22 @@ func stepBlock(springs []VRMSpring, lanes []lane, q *quad, dt float32) {
 	}
 }
 
+// fewColliders is the most colliders stage A tries without a reach test.
+const fewColliders = 4
+
 // run steps the springs of q, filled in slots of decreasing length, joint
 // by joint: four slots by the SIMD stages while slot 1 has a joint, then
 // slot 0 alone by the scalar ones, which cost less than four slots' SIMD
 // ones.
 func (q *quad) run() {
 	if q.shared {
+		// Stage A tests a collider (one that misses) in about what the
+		// reach test costs per collider: for a few it tests them all.
 		q.fillTab()
-		q.near = q.reachable()
+		q.near = 1<<q.tabLen - 1
+		if q.tabLen > fewColliders {
+			q.near = q.reachable()
+		}
 	}
 	n0, n1 := len(q.joints[0]), len(q.joints[1])
 	for i := range n1 {

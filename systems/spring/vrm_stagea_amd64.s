@@ -364,6 +364,36 @@ touch:
 	JMP     hit
 
 capsule:
+	// Beyond the capsule's bounding sphere in every slot still in the
+	// pass (t.boundMiss): a miss, without the test below. Its result is
+	// kept for the slots (spill+16): boundMiss || misses.
+	MOVUPS  colTab_bcx(R12), X10
+	MOVAPS  X0, X11
+	SUBPS   X10, X11
+	MULPS   X11, X11
+	MOVUPS  colTab_bcy(R12), X10
+	MOVAPS  X1, X12
+	SUBPS   X10, X12
+	MULPS   X12, X12
+	ADDPS   X12, X11
+	MOVUPS  colTab_bcz(R12), X10
+	MOVAPS  X2, X12
+	SUBPS   X10, X12
+	MULPS   X12, X12
+	ADDPS   X12, X11 // d.dot(d)
+	MOVUPS  slack<>(SB), X12
+	MULPS   X3, X12
+	MOVUPS  colTab_bs(R12), X10
+	ADDPS   X10, X12
+	MULPS   X12, X12 // lim*lim
+	CMPPS   X11, X12, $6 // !(lim*lim <= d.dot(d)): within the bound
+	MOVUPS  (quad_spill+0)(DI), X13
+	ANDPS   X13, X12
+	MOVMSKPS X12, AX
+	TESTL   AX, AX
+	JZ      touch
+	MOVUPS  X12, (quad_spill+16)(DI)
+
 	// ab := b.sub(a); t := d.dot(ab); past the end d = d.sub(ab), along
 	// the segment d = d.sub(ab.scale(t / l2))
 	MOVUPS  colTab_bx(R12), X10
@@ -402,6 +432,8 @@ capsule:
 	MOVUPS  slack<>(SB), X11
 	MULPS   X11, X10
 	CMPPS   X13, X10, $5 // !(R*R*(1+1e-5) < d.d)
+	MOVUPS  (quad_spill+16)(DI), X11
+	ANDPS   X11, X10 // and within the bound
 
 hit:
 	// Slots still in the pass that may touch c (X10) leave it, c first.
