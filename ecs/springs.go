@@ -146,7 +146,7 @@ func (w *World) AddVRMSprings(e ecs.Entity, colliders []ColliderSpec, springs []
 			}
 			jd[j] = vrmJointDesc(skel, b, &s)
 		}
-		chain, err := spring.NewVRMChain(vrmChainDesc(jd, &info))
+		chain, err := w.springStore().VRM.Geometry.NewVRMChain(vrmChainDesc(jd, &info))
 		if err != nil {
 			return fmt.Errorf("%s%s: %w", vrmSpecType, field, err)
 		}
@@ -412,7 +412,7 @@ func (w *World) setVRMSettings(e ecs.Entity, i, j int, s VRMJointSettings) error
 			d.DragForce, d.HitRadius, d.Limit = s.DragForce, s.HitRadius, s.Limit
 		}
 	}
-	chain, err := spring.NewVRMChain(vrmChainDesc(jd, info))
+	chain, err := st.Geometry.NewVRMChain(vrmChainDesc(jd, info))
 	if err != nil {
 		return err
 	}

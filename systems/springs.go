@@ -98,20 +98,79 @@ func (s *VRMSprings) Update(w *ecs.World) { s.run(w, prepareVRM) }
 
 func prepareVRM(st *SpringStore, items []featureRef[components.VRMSprings]) { st.VRM.prepareVRM(items) }
 
+// stepChars steps characters lo..hi-1. Those whose springs all hang from
+// animated bones and step with the frame (the usual case) are stepped four
+// at a time with spring.StepVRMSpringSets; the others on their own.
+// Either way a character's results do not depend on its neighbours.
 func (s *VRMSprings) stepChars(lo, hi int) {
+	var batch [4]*featureRef[components.VRMSprings]
+	var sets [4][]spring.VRMSpring
+	n := 0
 	for i := lo; i < hi; i++ {
-		s.stepChar(&s.chars.items[i])
+		it := &s.chars.items[i]
+		if !s.flat(it.feat) {
+			s.stepChar(it)
+			continue
+		}
+		if !s.begin(it) {
+			continue
+		}
+		h := it.feat
+		batch[n], sets[n] = it, s.st.VRM.Springs[h.First:h.First+h.Count]
+		if n++; n == len(batch) {
+			s.stepSets(batch[:n], sets[:n])
+			n = 0
+		}
+	}
+	if n > 0 {
+		s.stepSets(batch[:n], sets[:n])
 	}
 }
 
-func (s *VRMSprings) stepChar(it *featureRef[components.VRMSprings]) {
+// flat reports whether every spring of h hangs from an animated bone and
+// steps with the frame: the springs are ordered by depth, then fixed-step
+// ones last.
+func (s *VRMSprings) flat(h *components.VRMSprings) bool {
+	if h.Count == 0 {
+		return false
+	}
+	last := &s.st.VRM.Info[h.First+h.Count-1]
+	return last.Depth == 0 && last.FixedStep == 0
+}
+
+// stepSets steps the springs of flat characters prepared by begin.
+func (s *VRMSprings) stepSets(batch []*featureRef[components.VRMSprings], sets [][]spring.VRMSpring) {
+	spring.StepVRMSpringSets(sets, s.dt)
+	for _, it := range batch {
+		h := it.feat
+		s.finish(it, s.reg.Skeletons[it.pose.Skeleton], h.First, h.First+h.Count)
+	}
+}
+
+// begin prepares a flat character's step: it places the colliders and
+// sets every spring's parent and centre, resetting springs as needed. It
+// reports false for a character that does not step this frame.
+func (s *VRMSprings) begin(it *featureRef[components.VRMSprings]) bool {
+	skel, reset, ok := s.place(it)
+	if !ok {
+		return false
+	}
+	h := it.feat
+	s.parents(it, skel, h.First, h.First+h.Count, reset)
+	return true
+}
+
+// place brings a character's pose up to date as far as its springs read
+// it and places its colliders; it reports whether the springs restart
+// this frame, and false for a character that does not step.
+func (s *VRMSprings) place(it *featureRef[components.VRMSprings]) (skel *rig.Skeleton, reset, ok bool) {
 	h, pose, root := it.feat, it.pose, it.root
 	if h.Paused {
-		return
+		return nil, false, false
 	}
-	skel := s.reg.Skeletons[pose.Skeleton]
+	skel = s.reg.Skeletons[pose.Skeleton]
 	if !EnsureCurrent(s.pool, skel, pose, root, h.LastBone) {
-		return // a non-finite root: keep the last good pose
+		return nil, false, false // a non-finite root: keep the last good pose
 	}
 	st, pool, a := &s.st.VRM, s.pool, pose.First
 	for k := h.ColliderFirst; k < h.ColliderFirst+h.ColliderCount; k++ {
@@ -121,29 +180,36 @@ func (s *VRMSprings) stepChar(it *featureRef[components.VRMSprings]) {
 	for k := h.SetFirst; k < h.SetFirst+h.SetCount; k++ {
 		st.SetShapes[k] = st.Shapes[h.ColliderFirst+st.SetIndex[k]]
 	}
-	reset := !h.Started || isTeleport(&h.LastRoot, &root.Transform)
+	reset = !h.Started || isTeleport(&h.LastRoot, &root.Transform)
 	h.Started, h.LastRoot = true, root.Transform
-	springs, infos := st.Springs[h.First:h.First+h.Count], st.Info[h.First:h.First+h.Count]
+	return skel, reset, true
+}
+
+func (s *VRMSprings) stepChar(it *featureRef[components.VRMSprings]) {
+	skel, reset, ok := s.place(it)
+	if !ok {
+		return
+	}
+	h := it.feat
+	infos := s.st.VRM.Info
 	// Runs of equal depth: a spring hanging from another's joint waits
 	// for that joint's new rotation.
-	for lo := 0; lo < len(springs); {
+	for lo := h.First; lo < h.First+h.Count; {
 		hi := lo + 1
-		for hi < len(springs) && infos[hi].Depth == infos[lo].Depth {
+		for hi < h.First+h.Count && infos[hi].Depth == infos[lo].Depth {
 			hi++
 		}
-		s.stepRun(it, skel, springs[lo:hi], infos[lo:hi], reset)
+		s.stepRun(it, skel, lo, hi, reset)
 		lo = hi
 	}
 }
 
-// stepRun steps springs of one depth: those without FixedStep together,
-// the fixed-step ones (stored after them) each by its own accumulator.
-func (s *VRMSprings) stepRun(it *featureRef[components.VRMSprings], skel *rig.Skeleton,
-	springs []spring.VRMSpring, infos []VRMSpringInfo, reset bool) {
+// parents sets the parent and centre of springs lo..hi-1 from the pose
+// and resets those that restart.
+func (s *VRMSprings) parents(it *featureRef[components.VRMSprings], skel *rig.Skeleton, lo, hi int32, reset bool) {
 	st, pool, pose, a := &s.st.VRM, s.pool, it.pose, it.pose.First
-	free := 0
-	for k := range springs {
-		info, sp := &infos[k], &springs[k]
+	for k := lo; k < hi; k++ {
+		info, sp := &st.Info[k], &st.Springs[k]
 		if info.Depth > 0 {
 			EnsureCurrent(pool, skel, pose, it.root, max(info.Parent, info.Center))
 		}
@@ -157,34 +223,63 @@ func (s *VRMSprings) stepRun(it *featureRef[components.VRMSprings], skel *rig.Sk
 		if reset || info.Reset {
 			st.resetSpring(sp, info)
 		}
-		if info.FixedStep == 0 {
+	}
+}
+
+// stepRun steps springs lo..hi-1, of one depth: those without FixedStep
+// together, the fixed-step ones (stored after them) each by its own
+// accumulator.
+func (s *VRMSprings) stepRun(it *featureRef[components.VRMSprings], skel *rig.Skeleton, lo, hi int32, reset bool) {
+	st := &s.st.VRM
+	s.parents(it, skel, lo, hi, reset)
+	free := lo
+	for k := lo; k < hi; k++ {
+		if st.Info[k].FixedStep == 0 {
 			free = k + 1
 		}
 	}
-	spring.StepVRMSprings(springs[:free], s.dt)
-	for k := free; k < len(springs); k++ {
-		info := &infos[k]
+	spring.StepVRMSprings(st.Springs[lo:free], s.dt)
+	for k := free; k < hi; k++ {
+		info := &st.Info[k]
 		info.Acc += s.dt
 		n := min(int(info.Acc/info.FixedStep), MaxFixedSteps)
 		info.Acc = min(info.Acc-float32(n)*info.FixedStep, info.FixedStep)
 		for ; n > 0; n-- {
-			spring.StepVRMSprings(springs[k:k+1], info.FixedStep)
+			spring.StepVRMSprings(st.Springs[k:k+1], info.FixedStep)
 		}
 	}
-	for k := range springs {
-		info, sp := &infos[k], &springs[k]
+	s.finish(it, skel, lo, hi)
+}
+
+// finish writes the new rotations of springs lo..hi-1 into the pose, or
+// resets a spring found with non-finite state.
+func (s *VRMSprings) finish(it *featureRef[components.VRMSprings], skel *rig.Skeleton, lo, hi int32) {
+	st, pool, pose, a := &s.st.VRM, s.pool, it.pose, it.pose.First
+	for k := lo; k < hi; k++ {
+		info, sp := &st.Info[k], &st.Springs[k]
 		j0, j1 := info.Joint0, info.Joint0+info.N
-		if !particlesFinite(st.Cur[j0:j1]) || !particlesFinite(st.Prev[j0:j1]) {
+		if sp.Bad {
 			// Keep the animated pose this frame and restart from it.
 			st.resetSpring(sp, info)
 			it.feat.Faults++
 			continue
 		}
 		bones := st.JointBone[j0:j1]
-		for j, bone := range bones {
-			pool.LocalRot[a+bone] = st.Rot[int(j0)+j]
+		b0 := bones[0]
+		if info.Contiguous {
+			// A loop: copy's call costs more than a spring's few rotations.
+			src := st.Rot[j0:j1]
+			dst := pool.LocalRot[a+b0 : a+b0+info.N]
+			dst = dst[:len(src)]
+			for j := range src {
+				dst[j] = src[j]
+			}
+		} else {
+			for j, bone := range bones {
+				pool.LocalRot[a+bone] = st.Rot[int(j0)+j]
+			}
 		}
-		pose.MarkDirty(bones[0], skel.SubtreeEnd(int(bones[0])))
+		pose.MarkDirty(b0, skel.SubtreeEnd(int(b0)))
 	}
 }
 
@@ -196,7 +291,7 @@ func (p *VRMPart) resetSpring(sp *spring.VRMSpring, info *VRMSpringInfo) {
 	for j := info.Joint0; j < info.Joint0+info.N; j++ {
 		p.Rot[j] = p.JointDesc[j].LocalRot
 	}
-	info.Reset, info.Acc = false, 0
+	info.Reset, info.Acc, sp.Bad = false, 0, false
 }
 
 // SimpleSprings steps every character's simple tip springs.

@@ -43,10 +43,19 @@ type VRMSpringInfo struct {
 	FixedStep   float32
 	Strict      bool
 	Acc         float32 // FixedStep: time not yet stepped
+	// Contiguous: the joints are bones JointBone[Joint0] and on, one
+	// after the other (set by AddVRM), so the rotations go to the pose in
+	// one copy.
+	Contiguous bool
 }
 
 // VRMPart holds the VRM springs.
 type VRMPart struct {
+	// Geometry builds the chains: the same spring of characters of one
+	// rig shares its geometry (see spring.VRMShapes), so that per
+	// character the step reads only settings and state.
+	Geometry spring.VRMShapes
+
 	Springs []spring.VRMSpring // the kernel's view, one per spring
 	Info    []VRMSpringInfo
 	States  []spring.VRMState
@@ -80,6 +89,10 @@ func (p *VRMPart) AddVRM(chains []*spring.VRMChain, infos []VRMSpringInfo, bones
 	base := int32(len(p.JointBone))
 	for k, c := range chains {
 		info := infos[k]
+		info.Contiguous = true
+		for j := range info.N {
+			info.Contiguous = info.Contiguous && bones[info.Joint0+j] == bones[info.Joint0]+j
+		}
 		info.Joint0 += base
 		info.Reset = true
 		p.Springs = append(p.Springs, spring.VRMSpring{Chain: c})

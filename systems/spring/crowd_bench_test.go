@@ -94,43 +94,58 @@ func (ch *crowdChar) pose(rig []crowdChain, i, grid int, t float64) {
 	}
 }
 
-// BenchmarkStepVRMCrowd steps chars characters of the peer's rig with
-// StepVRMSprings, one character after the other, single-threaded.
+// BenchmarkStepVRMCrowd steps chars characters of the peer's rig,
+// single-threaded: one character after the other with StepVRMSprings
+// (across=1), or four at a time with StepVRMSpringSets (across=4).
 func BenchmarkStepVRMCrowd(b *testing.B) {
 	rig := crowdRig(b)
 	perChar := 0
 	for _, c := range rig {
 		perChar += c.chain.Len()
 	}
-	for _, chars := range []int{1, 1000} {
-		b.Run(fmt.Sprintf("chars=%d", chars), func(b *testing.B) {
-			grid := int(math.Ceil(math.Sqrt(float64(chars))))
-			crowd := make([]crowdChar, chars)
-			for i := range crowd {
-				ch := &crowd[i]
-				ch.shapes = make([]collide.Shape, len(crowdColliders))
-				for _, c := range rig {
-					s := c.chain.NewState()
-					ch.springs = append(ch.springs, VRMSpring{DstLocalRot: make([]mgl32.Quat, c.chain.Len()), State: &s,
-						Chain: c.chain, ParentScale: one, Colliders: ch.shapes})
-				}
-				ch.pose(rig, i, grid, 0)
-				for k := range ch.springs {
-					sp := &ch.springs[k]
-					ResetVRM(sp.State, sp.Chain, sp.ParentPos, sp.ParentRot, one, mgl32.Vec3{}, mgl32.QuatIdent())
-				}
+	for _, chars := range []int{1, 4, 1000} {
+		for _, across := range []int{1, 4} {
+			if across > chars {
+				continue
 			}
-			b.ReportAllocs()
-			f := 0
-			for b.Loop() {
-				f++
-				t := float64(f) / 60
+			b.Run(fmt.Sprintf("chars=%d/across=%d", chars, across), func(b *testing.B) {
+				grid := int(math.Ceil(math.Sqrt(float64(chars))))
+				crowd := make([]crowdChar, chars)
+				sets := make([][]VRMSpring, chars)
 				for i := range crowd {
-					crowd[i].pose(rig, i, grid, t)
-					StepVRMSprings(crowd[i].springs, 1.0/60)
+					ch := &crowd[i]
+					ch.shapes = make([]collide.Shape, len(crowdColliders))
+					for _, c := range rig {
+						s := c.chain.NewState()
+						ch.springs = append(ch.springs, VRMSpring{DstLocalRot: make([]mgl32.Quat, c.chain.Len()), State: &s,
+							Chain: c.chain, ParentScale: one, Colliders: ch.shapes})
+					}
+					ch.pose(rig, i, grid, 0)
+					for k := range ch.springs {
+						sp := &ch.springs[k]
+						ResetVRM(sp.State, sp.Chain, sp.ParentPos, sp.ParentRot, one, mgl32.Vec3{}, mgl32.QuatIdent())
+					}
+					sets[i] = ch.springs
 				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*chars*perChar), "ns/joint")
-		})
+				b.ReportAllocs()
+				f := 0
+				for b.Loop() {
+					f++
+					t := float64(f) / 60
+					for i := 0; i < chars; i += across {
+						m := min(across, chars-i)
+						for c := i; c < i+m; c++ {
+							crowd[c].pose(rig, c, grid, t)
+						}
+						if across == 1 {
+							StepVRMSprings(crowd[i].springs, 1.0/60)
+						} else {
+							StepVRMSpringSets(sets[i:i+m], 1.0/60)
+						}
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*chars*perChar), "ns/joint")
+			})
+		}
 	}
 }

@@ -68,20 +68,14 @@ func StepVRM(dstLocalRot []mgl32.Quat, s *VRMState, c *VRMChain,
 		return
 	}
 	// One spring: a quad of one, stepped by the scalar definitions of the
-	// SIMD stages (as StepVRMSprings steps a quad with one spring left),
-	// trying every collider.
+	// SIMD stages (as StepVRMSprings steps a quad with one spring left).
 	var q quad
 	q.reset()
 	q.add(0, &l[0], 0)
 	for s := 1; s < 4; s++ {
 		q.empty(s)
 	}
-	if q.near = ^uint32(0); len(q.cols) < 32 {
-		q.near = 1<<len(q.cols) - 1
-	}
-	for i := range l[0].n {
-		q.step1(i, l[:])
-	}
+	q.run()
 }
 
 // VRMSpring is one spring's data for StepVRMSprings: the arguments of
@@ -97,9 +91,13 @@ type VRMSpring struct {
 	CenterPos   mgl32.Vec3 // world transform of the centre; zero values mean none
 	CenterRot   mgl32.Quat // the zero value means the identity
 	// Colliders are world-space shapes every joint collides with. Springs
-	// that share one slice (the same elements, as a character's springs
-	// usually do) are tested against it four at a time.
+	// whose slices are as long (a character's springs usually share one)
+	// are tested against them four at a time.
 	Colliders []collide.Shape
+	// Bad is set by StepVRMSprings and StepVRMSpringSets: after the step
+	// a tail of State is not finite (bad input: a caller resets the
+	// spring). They clear it for every other spring.
+	Bad bool
 }
 
 // laneCount is the number of springs StepVRMSprings advances side by side.
@@ -118,11 +116,11 @@ const laneCount = 16
 func StepVRMSprings(springs []VRMSpring, dt float32) {
 	dt = stepDt(dt)
 	var lanes [laneCount]lane
-	var quads [laneCount / 4]quad
+	var q quad
 	for len(springs) > 0 {
 		block := springs[:min(len(springs), laneCount)]
 		springs = springs[len(block):]
-		stepBlock(block, lanes[:], quads[:], dt)
+		stepBlock(block, lanes[:], &q, dt)
 	}
 }
 

@@ -1,7 +1,9 @@
 package spring
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -100,11 +102,16 @@ func (d *VRMChainDesc) Validate() error {
 }
 
 // VRMChain is the immutable layout of a VRM spring, built once by
-// NewVRMChain and shared by any number of states. Its joints are one
-// record each: a step reads every field of a joint at once, so one record
-// costs one bounds check and at most two cache lines.
+// NewVRMChain and shared by any number of states. It is two parts: the
+// joints' geometry (rest transforms, bone axes and lengths), which chains
+// built through one VRMShapes share when they are alike (the same spring
+// of every character of a rig), and the settings, one record for every
+// joint when they are all the same (as a spring's usually are), else one
+// per joint. A step reads one record of each per joint.
 type VRMChain struct {
 	joints []vrmJoint
+	sets   []vrmSet // one per joint, or one for all: see setAt
+	one    [1]vrmSet
 	limits []limit // nil when no joint has a limit
 	fixed  bool
 	strict bool
@@ -117,25 +124,39 @@ type VRMChain struct {
 	reach float32
 }
 
-// vrmJoint is one joint of a VRMChain. The first 64 bytes are four
-// groups of four float32 that the SIMD kernels load 16 bytes at a time;
-// vrm_layout.go checks the offsets at compile time.
-type vrmJoint struct {
-	restAxis  v3 // localRot*axis: the rest direction in the parent's frame
-	stiffness float32
-	gravity   v3      // GravityDir * GravityPower
-	keep      float32 // share of the velocity kept per step: 1 - drag
-	force     float32 // FixedStep only: the factor that replaces dt
-	length    float32
-	hitRadius float32
-	reach     float32 // rest distance from joint 0's head to this tail along the chain
-	localRot  q4      // w, x, y, z
+// setAt returns the settings of joint i.
+func (c *VRMChain) setAt(i int) *vrmSet {
+	if len(c.sets) == 1 {
+		return &c.sets[0]
+	}
+	return &c.sets[i]
+}
 
+// vrmJoint is the geometry of one joint of a VRMChain. The first 32
+// bytes are two groups of four float32 that the SIMD kernels load 16
+// bytes at a time; vrm_layout.go checks the offsets at compile time.
+type vrmJoint struct {
+	restAxis v3 // localRot*axis: the rest direction in the parent's frame
+	length   float32
+	localRot q4 // w, x, y, z
+
+	reach      float32 // rest distance from joint 0's head to this tail along the chain
+	identRot   bool    // localRot is the identity: restRot is the parent's rotation
 	localPos   v3
 	localScale v3
-	tail       v3   // rest tail in the joint's space
-	axis       v3   // unit bone axis: tail direction, +Y for a zero-length bone
-	identRot   bool // localRot is the identity: restRot is the parent's rotation
+	tail       v3 // rest tail in the joint's space
+	axis       v3 // unit bone axis: tail direction, +Y for a zero-length bone
+}
+
+// vrmSet is the settings of one joint of a VRMChain: two groups of four
+// float32 for the SIMD kernels.
+type vrmSet struct {
+	gravity   v3      // GravityDir * GravityPower
+	keep      float32 // share of the velocity kept per step: 1 - drag
+	stiffness float32
+	force     float32 // FixedStep only: the factor that replaces dt
+	hitRadius float32
+	_         float32
 }
 
 // Len returns the number of joints.
@@ -143,12 +164,29 @@ func (c *VRMChain) Len() int { return len(c.joints) }
 
 // NewVRMChain validates d and builds the layout.
 func NewVRMChain(d *VRMChainDesc) (*VRMChain, error) {
+	return (*VRMShapes)(nil).NewVRMChain(d)
+}
+
+// VRMShapes builds chains that share their geometry with the earlier
+// chains it built of the same shape: the joints' rest transforms and the
+// tail, whatever the settings. A store of many characters of one rig
+// keeps one copy of each spring's geometry instead of one per character,
+// which the step reads for every joint. Set-up code; a nil *VRMShapes
+// shares nothing. The zero value is ready to use.
+type VRMShapes struct {
+	m map[string][]vrmJoint
+}
+
+// NewVRMChain validates d and builds the layout, sharing the geometry of
+// an earlier chain of the same shape.
+func (sh *VRMShapes) NewVRMChain(d *VRMChainDesc) (*VRMChain, error) {
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
 	n := len(d.Joints)
 	c := &VRMChain{
 		joints:    make([]vrmJoint, n),
+		sets:      make([]vrmSet, n),
 		fixed:     d.FixedStep > 0,
 		strict:    d.StrictCollision,
 		fastShape: !d.StrictCollision,
@@ -192,15 +230,13 @@ func NewVRMChain(d *VRMChainDesc) (*VRMChain, error) {
 			restAxis:   ld(&restAxis),
 			length:     tail.Len(),
 			reach:      reach,
-			stiffness:  dj.Stiffness,
-			gravity:    ld(&gravity),
-			keep:       1 - dj.DragForce,
-			hitRadius:  dj.HitRadius,
 			identRot:   rot == mgl32.QuatIdent(),
 		}
+		set := &c.sets[i]
+		*set = vrmSet{stiffness: dj.Stiffness, gravity: ld(&gravity), keep: 1 - dj.DragForce, hitRadius: dj.HitRadius}
 		if c.fixed {
-			j.keep = 1 - DragPerStep(dj.DragForce, d.FixedStep)
-			j.force = ForcePerStep(dj.DragForce, d.FixedStep)
+			set.keep = 1 - DragPerStep(dj.DragForce, d.FixedStep)
+			set.force = ForcePerStep(dj.DragForce, d.FixedStep)
 		}
 	}
 	for i := range d.Joints {
@@ -213,7 +249,49 @@ func NewVRMChain(d *VRMChainDesc) (*VRMChain, error) {
 			break
 		}
 	}
+	uniform := true
+	for i := range c.sets {
+		uniform = uniform && c.sets[i] == c.sets[0]
+	}
+	if uniform {
+		c.one[0] = c.sets[0]
+		c.sets = c.one[:]
+	}
+	if sh != nil {
+		key := shapeKey(c.joints)
+		if js, ok := sh.m[key]; ok {
+			c.joints = js
+		} else {
+			if sh.m == nil {
+				sh.m = map[string][]vrmJoint{}
+			}
+			sh.m[key] = c.joints
+		}
+	}
 	return c, nil
+}
+
+// shapeKey encodes every field of the joints: equal keys, equal
+// geometry.
+func shapeKey(joints []vrmJoint) string {
+	b := make([]byte, 0, len(joints)*88)
+	f := func(v ...float32) {
+		for _, x := range v {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+		}
+	}
+	for i := range joints {
+		j := &joints[i]
+		f(j.restAxis.x, j.restAxis.y, j.restAxis.z, j.length, j.localRot.w, j.localRot.x, j.localRot.y, j.localRot.z, j.reach)
+		f(j.localPos.x, j.localPos.y, j.localPos.z, j.localScale.x, j.localScale.y, j.localScale.z)
+		f(j.tail.x, j.tail.y, j.tail.z, j.axis.x, j.axis.y, j.axis.z)
+		if j.identRot {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	}
+	return string(b)
 }
 
 // VRMState is the per-character state of one VRM spring: each joint's tail

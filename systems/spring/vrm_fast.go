@@ -43,25 +43,39 @@ func (q *quad) slot(s, i int) (j *vrmJoint, cur, prev *mgl32.Vec3, dst *mgl32.Qu
 	return &idleJoint, &idleVec, &idleVec, &idleQuat, false
 }
 
+// set returns the settings of joint i of slot s, or idle ones.
+func (q *quad) set(s, i int) *vrmSet {
+	s &= 3
+	if i >= len(q.joints[s]) {
+		return &idleSet
+	}
+	if q.sstep[s] == 0 {
+		return &q.sets[s][0]
+	}
+	return &q.sets[s][i]
+}
+
 // stageA1 integrates the tail of slot s at joint i: the velocity kept,
 // stiffness and gravity, then back to bone length from the head.
 func (q *quad) stageA1(s, i int) {
 	s &= 3
 	j, cur, prev, _, ok := q.slot(s, i)
+	set := q.set(s, i)
 	c, p := ld(cur), ld(prev)
 	if ok {
 		*prev = c.vec()
 	}
+	q.bad[s] |= notFinite(c)
 	if q.centred {
 		cr, cp := q4{q.crw[s], q.crx[s], q.cry[s], q.crz[s]}, v3{q.cpx[s], q.cpy[s], q.cpz[s]}
 		c = cr.rotFin(c, cr.rotT(c)).add(cp)
 		p = cr.rotFin(p, cr.rotT(p)).add(cp)
 	}
-	next := c.add(c.sub(p).scale(j.keep))
+	next := c.add(c.sub(p).scale(set.keep))
 	pr := q4{q.rw[s], q.rx[s], q.ry[s], q.rz[s]}
 	rest := pr.rotFin(j.restAxis, pr.rotT(j.restAxis))
 	k := q.k[s]
-	next = next.add(rest.scale(j.stiffness).add(j.gravity).scale(float32(j.force*k) + q.fk[s]))
+	next = next.add(rest.scale(set.stiffness).add(set.gravity).scale(float32(set.force*k) + q.fk[s]))
 	head := v3{q.hx[s], q.hy[s], q.hz[s]}
 	d := next.sub(head)
 	dir := rest
@@ -73,7 +87,7 @@ func (q *quad) stageA1(s, i int) {
 	q.nx[s], q.ny[s], q.nz[s] = next.x, next.y, next.z
 	q.dx[s], q.dy[s], q.dz[s] = dir.x, dir.y, dir.z
 	q.ax[s], q.ay[s], q.az[s] = rest.x, rest.y, rest.z
-	q.r[s], q.lk[s] = j.hitRadius*k, lk
+	q.r[s], q.lk[s] = set.hitRadius*k, lk
 	if ok {
 		q.active |= 1 << s
 	}
@@ -116,10 +130,18 @@ func (q *quad) stageB1(s, i int) {
 		next = next.sub(cp)
 		next = cr.rotFin(next, cr.rotT(next))
 	}
+	q.bad[s] |= notFinite(next)
 	if ok {
 		*dst = local.quat()
 		*cur = next.vec()
 	}
+}
+
+// notFinite returns the bits of v-v, 0 for a finite v: the kernels OR
+// them into quad.bad for every tail they load or store.
+func notFinite(v v3) uint32 {
+	b := math.Float32bits
+	return b(v.x-v.x) | b(v.y-v.y) | b(v.z-v.z)
 }
 
 // stageAGo is stageA in Go. Like the kernel, it first parks the slots
@@ -157,18 +179,21 @@ func stageBGo(q *quad, i int) {
 
 // touch1 is stage A's collider pass for slot s: it pushes the tail out
 // of the spheres in q.near that it touches, renormalising it after each
-// push, until it may touch a collider of another kind, which it returns
-// for collide1 to go on from (0xff: none). The SIMD kernel does the same,
-// with collide.Push's sphere arithmetic inline.
+// push, until it may touch a collider of another kind (or of kinds that
+// differ between the slots), which it returns for collide1 to go on from
+// (0xff: none). The SIMD kernel does the same from q.tab, which holds the
+// same values, with collide.Push's sphere arithmetic inline.
 func (q *quad) touch1(s int) uint32 {
 	s &= 3
 	r := q.r[s]
 	p := v3{q.nx[s], q.ny[s], q.nz[s]}
+	cols := q.scol[s]
 	for m := q.near; m != 0; m &= m - 1 {
-		c := bits.TrailingZeros32(m)
-		col := &q.cols[c&31]
-		if col.Bound != collide.Outside || col.Kind != collide.Sphere {
-			if col.Bound == collide.Outside && misses(p, r, col) {
+		c := bits.TrailingZeros32(m) & (tabN - 1)
+		t, col := &q.tab[c], &cols[c]
+		if t.bound != uint8(collide.Outside) || t.kind != collide.Sphere {
+			if t.bound == uint8(collide.Outside) &&
+				(t.kind == collide.Capsule && t.boundMiss(s, p, r) || misses(p, r, col)) {
 				continue
 			}
 			return uint32(c)
@@ -188,17 +213,17 @@ func (q *quad) touch1(s int) uint32 {
 	return 0xff
 }
 
-// collide1 pushes the tail of slot s (lane l) out of the colliders from
-// index from on, skipping those out of the quad's reach with a shared
-// list, and renormalises it after each push.
-func (q *quad) collide1(s int, l *lane, from int) {
+// collide1 pushes the tail of slot s out of the colliders from
+// index from on, skipping those out of the quad's reach with aligned
+// lists, and renormalises it after each push.
+func (q *quad) collide1(s int, from int) {
 	s &= 3
 	r := q.r[s]
 	next := v3{q.nx[s], q.ny[s], q.nz[s]}
 	moved := false
-	cols := l.cols
+	cols := q.scol[s]
 	for ci := from; ci < len(cols); ci++ {
-		if q.shared && ci < 32 && q.near&(1<<ci) == 0 {
+		if q.shared && ci < tabN && q.near&(1<<ci) == 0 {
 			continue
 		}
 		c := &cols[ci]

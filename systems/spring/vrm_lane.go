@@ -23,8 +23,10 @@ type lane struct {
 	k       float32 // fast: the uniform world scale of every joint
 	fk      float32 // fast: the force factor dt*k; 0 with FixedStep, whose joints carry theirs
 	n       int     // joints
+	idx     int     // the spring's index in the caller's slice
 	centred bool
 	fast    bool
+	bad     bool // after the step: a tail is not finite
 }
 
 // fastPath turns the fast path off for tests that compare it with the
@@ -42,7 +44,7 @@ func (l *lane) load(sp *VRMSpring, dt float32) bool {
 		return false
 	}
 	p := transform{pos: ld(&sp.ParentPos), rot: ldq(&sp.ParentRot), scale: ld(&sp.ParentScale)}
-	l.c, l.st, l.dst, l.cols, l.n, l.parent, l.fast = c, s, sp.DstLocalRot, sp.Colliders, n, p, false
+	l.c, l.st, l.dst, l.cols, l.n, l.parent, l.fast, l.bad = c, s, sp.DstLocalRot, sp.Colliders, n, p, false, false
 	l.centred = hasCentre(sp)
 	l.cp, l.cr = v3{}, q4{w: 1}
 	if l.centred {
@@ -116,12 +118,13 @@ func (l *lane) stepGeneral(i int, dt float32) {
 	if l.centred {
 		cur, prev = cr.rot(cur).add(cp), cr.rot(prev).add(cp)
 	}
+	set := c.setAt(i)
 	ft := dt
 	if c.fixed {
-		ft = j.force
+		ft = set.force
 	}
-	force := restDir.scale(j.stiffness).add(j.gravity).scale(ft * k)
-	next := cur.add(cur.sub(prev).scale(j.keep)).add(force)
+	force := restDir.scale(set.stiffness).add(set.gravity).scale(ft * k)
+	next := cur.add(cur.sub(prev).scale(set.keep)).add(force)
 	next = head.add(next.sub(head).norm(restDir).scale(length))
 	var lim *limit
 	if c.limits != nil && c.limits[i].kind != NoLimit {
@@ -129,7 +132,7 @@ func (l *lane) stepGeneral(i int, dt float32) {
 		next = head.add(lim.apply(next.sub(head), w.rot))
 	}
 
-	r := j.hitRadius * k
+	r := set.hitRadius * k
 	for ci := range l.cols {
 		s := &l.cols[ci]
 		q := next.vec()
@@ -155,6 +158,7 @@ func (l *lane) stepGeneral(i int, dt float32) {
 	} else {
 		curs[i] = next.vec()
 	}
+	l.bad = l.bad || notFinite(ld(&prevs[i])) != 0 || notFinite(ld(&curs[i])) != 0
 
 	// The tail in the joint's rest frame, scale undone.
 	to := invScaleDir(w.scale, w.rot.invRot(next.sub(head)))

@@ -7,16 +7,20 @@ import (
 )
 
 // The SIMD kernels (vrm_simd_amd64.s) load each of these groups of a
-// vrmJoint as one 16-byte row: restAxis, stiffness | gravity, keep |
-// force, length, hitRadius, reach | localRot. Each index below is a
+// vrmJoint and a vrmSet as one 16-byte row: restAxis, length | localRot,
+// and gravity, keep | stiffness, force, hitRadius. Each index below is a
 // constant that must be 0: any other value fails to compile.
 var (
-	_ = [1]struct{}{}[unsafe.Offsetof(vrmJoint{}.stiffness)-unsafe.Offsetof(vrmJoint{}.restAxis)-12]
-	_ = [1]struct{}{}[unsafe.Offsetof(vrmJoint{}.keep)-unsafe.Offsetof(vrmJoint{}.gravity)-12]
-	_ = [1]struct{}{}[unsafe.Offsetof(vrmJoint{}.length)-unsafe.Offsetof(vrmJoint{}.force)-4]
-	_ = [1]struct{}{}[unsafe.Offsetof(vrmJoint{}.hitRadius)-unsafe.Offsetof(vrmJoint{}.force)-8]
-	_ = [1]struct{}{}[unsafe.Offsetof(vrmJoint{}.reach)-unsafe.Offsetof(vrmJoint{}.force)-12]
+	_ = [1]struct{}{}[unsafe.Offsetof(vrmJoint{}.restAxis)]
+	_ = [1]struct{}{}[unsafe.Offsetof(vrmJoint{}.length)-12]
+	_ = [1]struct{}{}[unsafe.Offsetof(vrmJoint{}.localRot)-16]
 	_ = [1]struct{}{}[unsafe.Sizeof(vrmJoint{}.localRot)-16]
+	_ = [1]struct{}{}[unsafe.Offsetof(vrmSet{}.gravity)]
+	_ = [1]struct{}{}[unsafe.Offsetof(vrmSet{}.keep)-12]
+	_ = [1]struct{}{}[unsafe.Offsetof(vrmSet{}.stiffness)-16]
+	_ = [1]struct{}{}[unsafe.Offsetof(vrmSet{}.force)-20]
+	_ = [1]struct{}{}[unsafe.Offsetof(vrmSet{}.hitRadius)-24]
+	_ = [1]struct{}{}[unsafe.Sizeof(vrmSet{})-32]
 )
 
 // touches reads collide.Shape at these offsets.

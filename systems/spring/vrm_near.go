@@ -33,36 +33,26 @@ func bound(s *collide.Shape) (v3, float32) {
 	return v3{}, float32(math.Inf(1))
 }
 
-// reachable returns the colliders (bit c, c < 32) that a tail of one of
-// q's springs may touch: every tail's hit sphere stays within its chain's
-// reach of its joint 0's head, so a collider whose bound lies farther from
-// all of them cannot be touched. One sphere encloses the quad's reach
-// spheres, so a collider costs one test per quad. The margin covers
+// reachable returns the colliders (bit c, c < tabN) that a tail of one
+// of q's springs may touch, from the bounds in q.tab: every tail's hit sphere stays
+// within its chain's reach of its joint 0's head, so a collider whose
+// bound lies farther in every slot cannot be touched. The margin covers
 // rounding in coordinates of this size.
-func (q *quad) reachable(lanes []lane) uint32 {
-	o := lanes[q.lanes[0]].head
-	R, size := float32(0), maxAbs(o)
-	for _, li := range q.lanes {
-		if li < 0 {
+func (q *quad) reachable() uint32 {
+	var m uint32
+	for s := range 4 {
+		if q.joints[s] == nil {
 			continue
 		}
-		l := &lanes[li]
-		r := l.c.reach * l.k
-		if d := l.head.sub(o).len() + r; d > R {
-			R = d
-		}
-		if d := maxAbs(l.head) + r; d > size {
-			size = d
-		}
-	}
-	slack := 1e-5 * (1 + size)
-	var m uint32
-	for c := range min(len(q.cols), 32) {
-		bc, br := bound(&q.cols[c])
-		d := bc.sub(o)
-		lim := (br+R)*(1+1e-5) + slack
-		if !(d.dot(d) >= lim*lim) { // NaN and +Inf bounds are near
-			m |= 1 << c
+		o, r := v3{q.hx[s], q.hy[s], q.hz[s]}, q.reach[s]
+		slack := 1e-5 * (1 + maxAbs(o) + r)
+		for c := range q.tabLen {
+			b := &q.tab[c]
+			d := v3{b.bcx[s], b.bcy[s], b.bcz[s]}.sub(o)
+			lim := (b.br[s]+r)*(1+1e-5) + slack
+			if !(d.dot(d) >= lim*lim) { // NaN and +Inf bounds are near
+				m |= 1 << c
+			}
 		}
 	}
 	return m

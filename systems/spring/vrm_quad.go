@@ -1,6 +1,8 @@
 package spring
 
 import (
+	"unsafe"
+
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/systems/collide"
@@ -24,6 +26,7 @@ type quad struct {
 	rx, ry, rz, rw [4]float32 // world rotation of the next joint's parent
 	hx, hy, hz     [4]float32 // the next joint's head: the previous tail
 	k, fk          [4]float32 // uniform scale; force factor dt*k, 0 with FixedStep
+	reach          [4]float32 // the chain's reach times k: see reachable
 	// Centre position and rotation; the identity for a spring without one.
 	cpx, cpy, cpz      [4]float32
 	crx, cry, crz, crw [4]float32
@@ -35,20 +38,34 @@ type quad struct {
 	ax, ay, az [4]float32
 	r, lk      [4]float32
 
-	// Each slot's chain, tails and output, from joint 0.
+	// Each slot's chain, tails and output, from joint 0; its settings,
+	// one per joint (sstep 32, the bytes from one to the next) or one for
+	// all (sstep 0).
 	joints    [4][]vrmJoint
+	sets      [4][]vrmSet
+	sstep     [4]uintptr
 	cur, prev [4][]mgl32.Vec3
 	dst       [4][]mgl32.Quat
 
-	lanes    [4]int8 // index in the block's lanes; -1: an empty slot
+	lanes    [4]int8 // the caller's index of the slot's spring; -1: an empty slot
 	active   uint8   // stage A: bit s, slot s has a joint at this level
 	centred  bool    // a spring has a centre: stage A and B convert
 	identRot bool    // stage B: every slot's joint has the identity rest rotation
-	// Collisions: with a shared collider list (every slot's the same),
-	// cols is that list and near the colliders some slot may reach.
+	// Collisions: with aligned collider lists (every slot's as long),
+	// cols is slot 0's list, tab the first tabN colliders of every slot's
+	// list as columns, and near those some slot may reach. scol holds
+	// each slot's list.
 	shared bool
 	cols   []collide.Shape
 	near   uint32
+	scol   [4][]collide.Shape
+	tab    [tabN]colTab
+	tabKey [4]*collide.Shape // the lists tab was filled from
+	tabLen int
+
+	// bad: bit patterns ORed from every tail stage A loads and stage B
+	// stores; non-zero for a slot when one was not finite.
+	bad [4]uint32
 
 	// Scratch of the SIMD kernels: values that do not fit in registers,
 	// and where they store for a slot without a joint.
@@ -59,6 +76,7 @@ type quad struct {
 // What a slot without a joint reads; nothing writes them.
 var (
 	idleJoint = vrmJoint{localRot: q4{w: 1}, restAxis: v3{y: 1}, identRot: true}
+	idleSet   vrmSet
 	idleVec   mgl32.Vec3
 	idleQuat  mgl32.Quat
 )
@@ -68,14 +86,16 @@ var (
 func (q *quad) reset() {
 	q.lanes = [4]int8{-1, -1, -1, -1}
 	q.centred, q.shared, q.cols, q.near = false, true, nil, 0
+	q.scol = [4][]collide.Shape{}
+	q.bad = [4]uint32{}
 }
 
 // empty makes slot s an empty one, parked: no joints, so that nothing
 // reads its other slices.
 func (q *quad) empty(s int) {
 	s &= 3
-	q.joints[s] = nil
-	q.k[s], q.fk[s] = 0, 0
+	q.joints[s], q.scol[s] = nil, nil
+	q.k[s], q.fk[s], q.reach[s] = 0, 0, 0
 	q.park(s)
 }
 
@@ -94,74 +114,78 @@ func (q *quad) add(s int, l *lane, li int) {
 	s &= 3
 	q.lanes[s] = int8(li)
 	q.joints[s], q.cur[s], q.prev[s], q.dst[s] = l.c.joints, l.st.CurTail, l.st.PrevTail, l.dst
+	q.sets[s], q.sstep[s] = l.c.sets, 0
+	if len(l.c.sets) > 1 {
+		q.sstep[s] = unsafe.Sizeof(vrmSet{})
+	}
 	r := l.parent.rot
 	q.rx[s], q.ry[s], q.rz[s], q.rw[s] = r.x, r.y, r.z, r.w
 	q.hx[s], q.hy[s], q.hz[s] = l.head.x, l.head.y, l.head.z
-	q.k[s], q.fk[s] = l.k, l.fk
+	q.k[s], q.fk[s], q.reach[s] = l.k, l.fk, l.c.reach*l.k
 	q.cpx[s], q.cpy[s], q.cpz[s] = l.cp.x, l.cp.y, l.cp.z
 	q.crx[s], q.cry[s], q.crz[s], q.crw[s] = l.cr.x, l.cr.y, l.cr.z, l.cr.w
 	q.centred = q.centred || l.centred
 	if s == 0 {
 		q.cols = l.cols
 	}
-	q.shared = q.shared && len(l.cols) == len(q.cols) &&
-		(len(q.cols) == 0 || &l.cols[0] == &q.cols[0])
+	q.scol[s] = l.cols
+	q.shared = q.shared && len(l.cols) == len(q.cols)
 }
 
 // collide pushes the tails of the slots with a joint out of their
-// colliders, given stage A's first-touch bytes ft: with a shared list only
+// colliders, given stage A's first-touch bytes ft: with aligned lists only
 // the slots that may touch one of the colliders stage A tested go through
 // collide1, from that collider on, besides every slot for colliders past
-// the first 32.
-func (q *quad) collide(ft uint32, lanes []lane) {
-	for s, li := range q.lanes {
+// the first tabN.
+func (q *quad) collide(ft uint32) {
+	for s := range 4 {
 		if q.active&(1<<s) != 0 {
-			q.collide1(s, &lanes[li], q.from(s, ft, &lanes[li]))
+			q.collide1(s, q.from(s, ft))
 		}
 	}
 }
 
 // from returns the first collider collide1 must try for slot s given
-// stage A's first-touch bytes: all of them without a shared list, else the
+// stage A's first-touch bytes: all of them without aligned lists, else the
 // first one stage A left to Go, else the first one past those stage A
 // tries (len(cols) when it tries them all).
-func (q *quad) from(s int, ft uint32, l *lane) int {
+func (q *quad) from(s int, ft uint32) int {
 	switch c := int(ft >> (8 * (s & 3)) & 0xff); {
 	case !q.shared:
 		return 0
 	case c != 0xff:
 		return c
 	default:
-		return min(len(l.cols), 32)
+		return min(len(q.scol[s&3]), tabN)
 	}
 }
 
 // step1 steps slot 0 alone at joint i with the scalar definitions,
 // leaving the other slots as they are: none of them has a joint at i or
 // after, so no SIMD step will read them again.
-func (q *quad) step1(i int, lanes []lane) {
+func (q *quad) step1(i int) {
 	q.active = 1
 	q.stageA1(0, i)
-	l := &lanes[q.lanes[0]]
-	q.collide1(0, l, q.from(0, 0xffffff00|q.touch1(0), l))
+	q.collide1(0, q.from(0, 0xffffff00|q.touch1(0)))
 	q.identRot = q.joints[0][i].identRot
 	q.stageB1(0, i)
 }
 
-// stepBlock advances springs (at most len(lanes) of them, and len(quads)
-// >= len(lanes)/4): it loads them, puts the fast ones into quads longest
-// first, so that quads stay full for as long as possible, and steps all of
-// them joint by joint.
-func stepBlock(springs []VRMSpring, lanes []lane, quads []quad, dt float32) {
-	n, depth, general := 0, 0, 0
+// stepBlock advances springs (at most len(lanes) of them): it loads
+// them, puts the fast ones into quads longest first, so that quads stay
+// full for as long as possible, and steps the quads one after the other
+// in q, then the other springs.
+func stepBlock(springs []VRMSpring, lanes []lane, q *quad, dt float32) {
+	n := 0
 	var order [laneCount]int8 // fast lanes by decreasing length
 	nf := 0
 	for k := range springs {
 		l := &lanes[n]
+		springs[k].Bad = false
 		if !l.load(&springs[k], dt) {
 			continue
 		}
-		depth = max(depth, l.n)
+		l.idx = k
 		if l.fast {
 			p := nf
 			for ; p > 0 && lanes[order[p-1]].n < l.n; p-- {
@@ -169,53 +193,63 @@ func stepBlock(springs []VRMSpring, lanes []lane, quads []quad, dt float32) {
 			}
 			order[p] = int8(n)
 			nf++
-		} else {
-			general++
 		}
 		n++
 	}
-	nq := (nf + 3) / 4
-	for k := range quads[:nq] {
-		quads[k].reset()
-	}
-	for f := range nf {
-		quads[f/4].add(f%4, &lanes[order[f]], int(order[f]))
-	}
-	for s := nf % 4; s > 0 && s < 4; s++ {
-		quads[nq-1].empty(s)
-	}
-	// The colliders each quad may reach.
-	for k := range quads[:nq] {
-		if q := &quads[k]; q.shared {
-			q.near = q.reachable(lanes)
+	for f := 0; f < nf; f += 4 {
+		q.reset()
+		m := min(nf-f, 4)
+		for s := range m {
+			q.add(s, &lanes[order[f+s]], int(order[f+s]))
+		}
+		for s := m; s < 4; s++ {
+			q.empty(s)
+		}
+		q.run()
+		for s, li := range q.lanes {
+			if li >= 0 {
+				lanes[li].bad = q.bad[s] != 0
+			}
 		}
 	}
-	for i := range depth {
-		for k := range quads[:nq] {
-			q := &quads[k]
-			if i >= len(q.joints[0]) {
-				break // quads are ordered by their longest spring, in slot 0
-			}
-			if i >= len(q.joints[1]) {
-				// Slot 0 alone (slots are ordered too): the scalar steps
-				// cost less than four slots' SIMD ones.
-				q.step1(i, lanes)
-				continue
-			}
-			if ft := stageA(q, i); ft != 0xffffffff || !q.shared || len(q.cols) > 32 {
-				q.collide(ft, lanes)
-			}
-			if !stageB(q, i) {
-				stageBGo(q, i)
-			}
-		}
-		if general == 0 {
-			continue
-		}
-		for k := range lanes[:n] {
-			if l := &lanes[k]; !l.fast && i < l.n {
+	for k := range lanes[:n] {
+		l := &lanes[k]
+		if !l.fast {
+			for i := range l.n {
 				l.stepGeneral(i, dt)
 			}
 		}
+		springs[l.idx].Bad = l.bad
+	}
+}
+
+// fewColliders is the most colliders stage A tries without a reach test.
+const fewColliders = 4
+
+// run steps the springs of q, filled in slots of decreasing length, joint
+// by joint: four slots by the SIMD stages while slot 1 has a joint, then
+// slot 0 alone by the scalar ones, which cost less than four slots' SIMD
+// ones.
+func (q *quad) run() {
+	if q.shared {
+		// Stage A tests a collider (one that misses) in about what the
+		// reach test costs per collider: for a few it tests them all.
+		q.fillTab()
+		q.near = 1<<q.tabLen - 1
+		if q.tabLen > fewColliders {
+			q.near = q.reachable()
+		}
+	}
+	n0, n1 := len(q.joints[0]), len(q.joints[1])
+	for i := range n1 {
+		if ft := stageA(q, i); ft != 0xffffffff || !q.shared || len(q.cols) > tabN {
+			q.collide(ft)
+		}
+		if !stageB(q, i) {
+			stageBGo(q, i)
+		}
+	}
+	for i := n1; i < n0; i++ {
+		q.step1(i)
 	}
 }

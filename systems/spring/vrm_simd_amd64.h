@@ -51,6 +51,15 @@
 	CMPQ    CX, (quad_joints+24*s+8)(DI); \
 	CMOVQGE R12, r
 
+// SETPTR sets r to slot s's settings row at joint i (CX): q.sets[s] plus
+// i*q.sstep[s], or the idle row (BX) past its spring.
+#define SETPTR(s, r) \
+	MOVQ    (quad_sstep+8*s)(DI), r; \
+	IMULQ   CX, r; \
+	ADDQ    (quad_sets+24*s)(DI), r; \
+	CMPQ    CX, (quad_joints+24*s+8)(DI); \
+	CMOVQGE BX, r
+
 #define LOADPTR(field, s, r) \
 	MOVQ    (field+24*s)(DI), r; \
 	ADDQ    AX, r; \

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -16,6 +17,7 @@ import (
 type quadCase struct {
 	q         quad
 	joints    [4][]vrmJoint
+	sets      [4][]vrmSet
 	cur, prev [4][]mgl32.Vec3
 	dst       [4][]mgl32.Quat
 }
@@ -41,10 +43,39 @@ func newQuadCase(rng *rand.Rand, lens [4]int, i int, centred, identRot bool) *qu
 		q.park(s)
 	}
 	q.centred = centred
-	q.cols = randShapes(rng, rng.Intn(20))
-	q.near = rng.Uint32() & (1<<len(q.cols) - 1)
+	// Colliders: aligned lists, one for every slot or one per slot (the
+	// same kinds moved, or any kinds), some past the table.
+	nc := rng.Intn(tabN + 4)
+	base := randShapes(rng, nc)
+	for s := range 4 {
+		switch rng.Intn(3) {
+		case 0:
+			q.scol[s] = base
+		case 1:
+			q.scol[s] = append([]collide.Shape(nil), base...)
+			for c := range q.scol[s] {
+				d := randV3(rng, 0.3).vec()
+				q.scol[s][c].A = q.scol[s][c].A.Add(d)
+				q.scol[s][c].B = q.scol[s][c].B.Add(d)
+			}
+		default:
+			q.scol[s] = randShapes(rng, nc)
+		}
+	}
+	q.cols = q.scol[0]
+	q.fillTab()
+	q.near = rng.Uint32() & (1<<min(nc, tabN) - 1)
 	for s, n := range lens {
 		c.joints[s] = make([]vrmJoint, n)
+		// Settings per joint, or one for all.
+		c.sets[s] = make([]vrmSet, max(n, 1))
+		if rng.Intn(2) == 0 {
+			c.sets[s] = c.sets[s][:1]
+		}
+		q.sets[s], q.sstep[s] = c.sets[s], 0
+		if len(c.sets[s]) > 1 {
+			q.sstep[s] = unsafe.Sizeof(vrmSet{})
+		}
 		c.cur[s], c.prev[s], c.dst[s] = make([]mgl32.Vec3, n), make([]mgl32.Vec3, n), make([]mgl32.Quat, n)
 		q.joints[s], q.cur[s], q.prev[s], q.dst[s] = c.joints[s], c.cur[s], c.prev[s], c.dst[s]
 		if i > n || i == n && n == 0 {
@@ -67,10 +98,12 @@ func newQuadCase(rng *rand.Rand, lens [4]int, i int, centred, identRot bool) *qu
 			}
 			axis := randV3(rng, 1)
 			axis = axis.scale(1 / axis.len())
-			c.joints[s][k] = vrmJoint{
-				restAxis: lr.rot(axis), stiffness: rng.Float32() * 2, gravity: randV3(rng, 1),
-				keep: rng.Float32(), force: rng.Float32() * 0.02 * float32(rng.Intn(2)), length: rng.Float32() * 0.2,
-				hitRadius: rng.Float32() * 0.05, localRot: lr, identRot: identRot,
+			c.joints[s][k] = vrmJoint{restAxis: lr.rot(axis), length: rng.Float32() * 0.2, localRot: lr, identRot: identRot}
+			if k < len(c.sets[s]) {
+				c.sets[s][k] = vrmSet{
+					stiffness: rng.Float32() * 2, gravity: randV3(rng, 1), keep: rng.Float32(),
+					force: rng.Float32() * 0.02 * float32(rng.Intn(2)), hitRadius: rng.Float32() * 0.05,
+				}
 			}
 			// Tails near the head, sometimes on it (a zero-length offset).
 			c.cur[s][k] = h.add(randV3(rng, 0.3)).vec()
@@ -142,6 +175,9 @@ func (c *quadCase) sameBits(d *quadCase) (bool, string) {
 	if c.q.active != d.q.active {
 		return false, "active"
 	}
+	if c.q.bad != d.q.bad {
+		return false, "bad"
+	}
 	for s := range 4 {
 		for k, a := range arrays {
 			// A slot without a joint: only its state, parked, counts.
@@ -187,7 +223,11 @@ func TestStagesMatchScalar(t *testing.T) {
 				if i < lens[s] {
 					a.joints[s][i].length = 0
 					h := mgl32.Vec3{a.q.hx[s], a.q.hy[s], a.q.hz[s]}
-					a.q.cols[0] = collide.Shape{Kind: collide.Sphere, A: h, B: h, RA: 0.1, RB: 0.1}
+					a.q.scol[s] = append([]collide.Shape(nil), a.q.scol[s]...)
+					a.q.scol[s][0] = collide.Shape{Kind: collide.Sphere, A: h, B: h, RA: 0.1, RB: 0.1}
+					a.q.cols = a.q.scol[0]
+					a.q.tabKey = [4]*collide.Shape{}
+					a.q.fillTab()
 					a.q.near |= 1
 					centre++
 					break
@@ -205,7 +245,7 @@ func TestStagesMatchScalar(t *testing.T) {
 		for s := range 4 {
 			if c := fa >> (8 * s) & 0xff; c != 0xff {
 				touched++
-				if col := &a.q.cols[c]; col.Kind <= collide.Plane && col.Bound == collide.Outside {
+				if col := &a.q.tab[c]; col.kind <= collide.Plane && col.bound == uint8(collide.Outside) {
 					exact++
 				}
 			}

@@ -81,7 +81,7 @@ TEXT ·stageA(SB), NOSPLIT, $0-20
 	MOVUPS vrmJoint_restAxis(R9), X1
 	MOVUPS vrmJoint_restAxis(R10), X2
 	MOVUPS vrmJoint_restAxis(R11), X3
-	TRANSPOSE(X0, X1, X2, X3, X4, X5) // restAxis X1 X5 X3, stiffness X2
+	TRANSPOSE(X0, X1, X2, X3, X4, X5) // restAxis X1 X5 X3, length X2
 	MOVUPS X2, (quad_spill+0)(DI)
 	MOVUPS quad_rx(DI), X6
 	MOVUPS quad_ry(DI), X7
@@ -92,29 +92,39 @@ TEXT ·stageA(SB), NOSPLIT, $0-20
 	MOVUPS X5, quad_ay(DI)
 	MOVUPS X3, quad_az(DI)
 
-	// f := j.force*k + q.fk; lk := j.length*k
-	MOVUPS vrmJoint_force(R8), X0
-	MOVUPS vrmJoint_force(R9), X2
-	MOVUPS vrmJoint_force(R10), X4
-	MOVUPS vrmJoint_force(R11), X6
-	TRANSPOSE(X0, X2, X4, X6, X7, X8) // force X2, length X8, hitRadius X6
+	// The slots' settings rows, idle ones past their springs.
+	LEAQ ·idleSet(SB), BX
+	SETPTR(0, R8)
+	SETPTR(1, R9)
+	SETPTR(2, R10)
+	SETPTR(3, R11)
+
+	// f := set.force*k + q.fk; lk := j.length*k
+	MOVUPS vrmSet_stiffness(R8), X0
+	MOVUPS vrmSet_stiffness(R9), X2
+	MOVUPS vrmSet_stiffness(R10), X4
+	MOVUPS vrmSet_stiffness(R11), X6
+	TRANSPOSE(X0, X2, X4, X6, X7, X8) // stiffness X2, force X8, hitRadius X6
+	MOVUPS X2, (quad_spill+16)(DI)
 	MOVUPS quad_k(DI), X9
-	MULPS  X9, X2
+	MULPS  X9, X8
 	MOVUPS quad_fk(DI), X10
-	ADDPS  X10, X2
+	ADDPS  X10, X8
+	MOVAPS X8, X2 // f
+	MOVUPS (quad_spill+0)(DI), X8
 	MULPS  X9, X8
 	MOVUPS X8, quad_lk(DI)
 	MULPS  X9, X6
-	MOVUPS X6, quad_r(DI) // j.hitRadius*k
+	MOVUPS X6, quad_r(DI) // set.hitRadius*k
 
-	// w := rest.scale(j.stiffness).add(j.gravity).scale(f)
-	MOVUPS vrmJoint_gravity(R8), X0
-	MOVUPS vrmJoint_gravity(R9), X4
-	MOVUPS vrmJoint_gravity(R10), X6
-	MOVUPS vrmJoint_gravity(R11), X7
+	// w := rest.scale(set.stiffness).add(set.gravity).scale(f)
+	MOVUPS vrmSet_gravity(R8), X0
+	MOVUPS vrmSet_gravity(R9), X4
+	MOVUPS vrmSet_gravity(R10), X6
+	MOVUPS vrmSet_gravity(R11), X7
 	TRANSPOSE(X0, X4, X6, X7, X8, X9) // gravity X4 X9 X7, keep X6
 	MOVUPS X6, (quad_spill+32)(DI)
-	MOVUPS (quad_spill+0)(DI), X0
+	MOVUPS (quad_spill+16)(DI), X0
 	MULPS  X0, X1
 	ADDPS  X4, X1
 	MULPS  X2, X1
@@ -171,6 +181,19 @@ TEXT ·stageA(SB), NOSPLIT, $0-20
 	MOVSS   X2, 8(R9)
 	MOVLHPS X2, X10
 	TRANSPOSE(X0, X6, X8, X10, X11, X12) // c X6 X12 X10
+
+	// q.bad |= bits of c-c: non-zero once a stored tail is not finite
+	MOVAPS X6, X0
+	SUBPS  X6, X0
+	MOVAPS X12, X1
+	SUBPS  X12, X1
+	ORPS   X1, X0
+	MOVAPS X10, X1
+	SUBPS  X10, X1
+	ORPS   X1, X0
+	MOVUPS quad_bad(DI), X1
+	ORPS   X1, X0
+	MOVUPS X0, quad_bad(DI)
 
 	// c = cr.rotFin(c, cr.rotT(c)).add(cp), and p the same
 	CMPB quad_centred(DI), $0
@@ -293,7 +316,7 @@ integrate:
 	PAND    X13, X12
 	PCMPEQL X13, X12 // all ones where the slot's bit is set
 	MOVUPS  X12, (quad_spill+0)(DI)
-	MOVQ    quad_cols+0(DI), R8
+	LEAQ    quad_tab(DI), R8
 	MOVAPS  X5, X2 // next X1 X3 X5 to X0 X1 X2
 	MOVAPS  X3, X4
 	MOVAPS  X1, X0
@@ -308,21 +331,21 @@ touch:
 	BSFL    R9, R11 // c
 	LEAL    -1(R9), AX
 	ANDL    AX, R9
-	IMUL3Q  $shape_size, R11, R12
+	IMUL3Q  $colTab__size, R11, R12
 	ADDQ    R8, R12
 	PCMPEQL X10, X10 // all may touch
-	CMPB    shape_bound(R12), $0
-	JNE     hit // Inside
-	BCAST(shape_a(R12), X4)
-	BCAST(shape_a+4(R12), X5)
-	BCAST(shape_a+8(R12), X6)
+	CMPB    colTab_bound(R12), $0
+	JNE     hit // Inside, or kinds that differ between slots
+	MOVUPS  colTab_ax(R12), X4
+	MOVUPS  colTab_ay(R12), X5
+	MOVUPS  colTab_az(R12), X6
 	MOVAPS  X0, X7
 	SUBPS   X4, X7
 	MOVAPS  X1, X8
 	SUBPS   X5, X8
 	MOVAPS  X2, X9
 	SUBPS   X6, X9 // d := p.sub(a)
-	MOVB    shape_kind(R12), BL
+	MOVB    colTab_kind(R12), BL
 	CMPB    BL, $0
 	JEQ     sphere
 	CMPB    BL, $1
@@ -331,9 +354,9 @@ touch:
 	JNE     hit // unknown: Push decides
 
 	// plane: d.dot(n)-r >= 0 misses
-	BCAST(shape_n(R12), X10)
-	BCAST(shape_n+4(R12), X11)
-	BCAST(shape_n+8(R12), X12)
+	MOVUPS  colTab_nx(R12), X10
+	MOVUPS  colTab_ny(R12), X11
+	MOVUPS  colTab_nz(R12), X12
 	DOT3(X7, X8, X9, X10, X11, X12, X13, X14)
 	SUBPS   X3, X13
 	XORPS   X10, X10
@@ -341,13 +364,43 @@ touch:
 	JMP     hit
 
 capsule:
+	// Beyond the capsule's bounding sphere in every slot still in the
+	// pass (t.boundMiss): a miss, without the test below. Its result is
+	// kept for the slots (spill+16): boundMiss || misses.
+	MOVUPS  colTab_bcx(R12), X10
+	MOVAPS  X0, X11
+	SUBPS   X10, X11
+	MULPS   X11, X11
+	MOVUPS  colTab_bcy(R12), X10
+	MOVAPS  X1, X12
+	SUBPS   X10, X12
+	MULPS   X12, X12
+	ADDPS   X12, X11
+	MOVUPS  colTab_bcz(R12), X10
+	MOVAPS  X2, X12
+	SUBPS   X10, X12
+	MULPS   X12, X12
+	ADDPS   X12, X11 // d.dot(d)
+	MOVUPS  slack<>(SB), X12
+	MULPS   X3, X12
+	MOVUPS  colTab_bs(R12), X10
+	ADDPS   X10, X12
+	MULPS   X12, X12 // lim*lim
+	CMPPS   X11, X12, $6 // !(lim*lim <= d.dot(d)): within the bound
+	MOVUPS  (quad_spill+0)(DI), X13
+	ANDPS   X13, X12
+	MOVMSKPS X12, AX
+	TESTL   AX, AX
+	JZ      touch
+	MOVUPS  X12, (quad_spill+16)(DI)
+
 	// ab := b.sub(a); t := d.dot(ab); past the end d = d.sub(ab), along
 	// the segment d = d.sub(ab.scale(t / l2))
-	BCAST(shape_b(R12), X10)
+	MOVUPS  colTab_bx(R12), X10
 	SUBPS   X4, X10
-	BCAST(shape_b+4(R12), X11)
+	MOVUPS  colTab_by(R12), X11
 	SUBPS   X5, X11
-	BCAST(shape_b+8(R12), X12)
+	MOVUPS  colTab_bz(R12), X12
 	SUBPS   X6, X12
 	DOT3(X7, X8, X9, X10, X11, X12, X13, X14) // t
 	DOT3(X10, X11, X12, X10, X11, X12, X4, X14) // l2
@@ -370,15 +423,17 @@ capsule:
 	SUBPS   X12, X9
 	DOT3(X7, X8, X9, X7, X8, X9, X13, X14)
 	// R := c.RA, or c.RB if c.RB > R; R += r; d.dot(d) > R*R*(1+1e-5)
-	// misses. MAXSS keeps its destination only when greater: RB.
-	MOVSS   shape_rb(R12), X10
-	MAXSS   shape_ra(R12), X10
-	SHUFPS  $0, X10, X10
+	// misses. MAXPS keeps its destination only when greater: RB.
+	MOVUPS  colTab_rb(R12), X10
+	MOVUPS  colTab_ra(R12), X11
+	MAXPS   X11, X10
 	ADDPS   X3, X10
 	MULPS   X10, X10
 	MOVUPS  slack<>(SB), X11
 	MULPS   X11, X10
 	CMPPS   X13, X10, $5 // !(R*R*(1+1e-5) < d.d)
+	MOVUPS  (quad_spill+16)(DI), X11
+	ANDPS   X11, X10 // and within the bound
 
 hit:
 	// Slots still in the pass that may touch c (X10) leave it, c first.
@@ -410,7 +465,7 @@ sphere:
 	// R := c.RA + r; d.dot(d) >= R*R misses. Else collide.Push: p = c +
 	// d*(R/sqrt(l2)), or c + (0, 1, 0)*R at the centre (l2 <= 1e-20).
 	DOT3(X7, X8, X9, X7, X8, X9, X13, X14) // l2
-	BCAST(shape_ra(R12), X10)
+	MOVUPS  colTab_ra(R12), X10
 	ADDPS   X3, X10 // R
 	MOVAPS  X10, X12
 	MULPS   X10, X12

@@ -191,6 +191,19 @@ turn:
 	ROT(X3, X4, X5, X6, X0, X1, X2, X7, X8, X9, X10, X11)
 
 store:
+	// q.bad |= bits of next-next
+	MOVAPS X0, X4
+	SUBPS  X0, X4
+	MOVAPS X1, X5
+	SUBPS  X1, X5
+	ORPS   X5, X4
+	MOVAPS X2, X5
+	SUBPS  X2, X5
+	ORPS   X5, X4
+	MOVUPS quad_bad(DI), X5
+	ORPS   X5, X4
+	MOVUPS X4, quad_bad(DI)
+
 	// *cur = next.vec()
 	LEAQ  (CX)(CX*2), AX
 	SHLQ  $2, AX // i*12

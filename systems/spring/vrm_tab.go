@@ -1,0 +1,87 @@
+package spring
+
+import (
+	"github.com/sway-anim/sway/systems/collide"
+)
+
+// tabN is how many colliders of a quad's aligned lists stage A tests;
+// the quad's near mask never names one past them, and collide1 tries the
+// rest in Go.
+const tabN = 8
+
+// mixed is the bound of a table entry whose slots' colliders differ in
+// kind or bound: stage A leaves it to collide1 in every slot.
+const mixed = 0xff
+
+// colTab is collider c of every slot's list as columns (element s:
+// slot s), the form stage A reads: one load per field serves four slots,
+// whichever lists they come from. kind and bound are the slots' common
+// ones, bound mixed when they differ.
+//
+// bcx, bcy, bcz and br are the collider's bounding sphere (bound), for
+// the reach test and, with bs (br and a margin for rounding in
+// coordinates of this size), for stage A's quick test of a capsule.
+type colTab struct {
+	ax, ay, az    [4]float32
+	bx, by, bz    [4]float32
+	ra, rb        [4]float32
+	nx, ny, nz    [4]float32
+	bcx, bcy, bcz [4]float32
+	br, bs        [4]float32
+	kind          collide.Kind
+	bound         uint8
+	_             [14]byte
+}
+
+// boundMiss reports that a tail of radius r at p lies beyond the bounding
+// sphere of collider t in slot s, with a margin: then misses would report
+// a miss too, and stage A skips its capsule test. It is the kernel's
+// arithmetic, operation for operation.
+func (t *colTab) boundMiss(s int, p v3, r float32) bool {
+	s &= 3
+	d := p.sub(v3{t.bcx[s], t.bcy[s], t.bcz[s]})
+	lim := float32(r*boundSlack) + t.bs[s]
+	return d.dot(d) >= float32(lim*lim)
+}
+
+// boundSlack widens a bound by its relative rounding error: float32(1 +
+// 1e-5), as the kernels load it.
+const boundSlack = float32(1 + 1e-5)
+
+// fillTab fills q.tab from the slots' lists unless they were
+// filled from the same lists already. Slots without a spring copy slot
+// 0's values: stage A computes them but never uses them.
+func (q *quad) fillTab() {
+	key := [4]*collide.Shape{}
+	n := min(len(q.cols), tabN)
+	for s := range 4 {
+		if len(q.scol[s]) > 0 {
+			key[s] = &q.scol[s][0]
+		}
+	}
+	if n == 0 || key == q.tabKey && n == q.tabLen {
+		return
+	}
+	q.tabKey, q.tabLen = key, n
+	for c := range n {
+		t := &q.tab[c]
+		first := &q.cols[c]
+		t.kind, t.bound = first.Kind, uint8(first.Bound)
+		for s := range 4 {
+			col := first
+			if len(q.scol[s]) > c {
+				col = &q.scol[s][c]
+			}
+			if col.Kind != t.kind || uint8(col.Bound) != uint8(first.Bound) {
+				t.bound = mixed
+			}
+			t.ax[s], t.ay[s], t.az[s] = col.A[0], col.A[1], col.A[2]
+			t.bx[s], t.by[s], t.bz[s] = col.B[0], col.B[1], col.B[2]
+			t.ra[s], t.rb[s] = col.RA, col.RB
+			t.nx[s], t.ny[s], t.nz[s] = col.N[0], col.N[1], col.N[2]
+			bc, br := bound(col)
+			t.bcx[s], t.bcy[s], t.bcz[s], t.br[s] = bc.x, bc.y, bc.z, br
+			t.bs[s] = float32(br*boundSlack) + 1e-5*(1+maxAbs(bc)+br)
+		}
+	}
+}
