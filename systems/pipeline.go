@@ -195,13 +195,16 @@ func (p *Pipeline) AddDefaults(phase Phase) {
 }
 
 // NewDefaultPipeline returns the standard frame: pose reset, forward
-// kinematics after each phase whose output later phases read, and a final
-// forward-kinematics pass. Later features add their systems to the phases.
+// kinematics after the procedural phase (the chains read the whole
+// animated pose) and a final forward-kinematics pass. Later features add
+// their systems to the phases. No full pass runs between animation and the
+// procedural systems: those read a few bones each and bring just their
+// paths up to date (EnsurePath); a full pass there cost as much as the
+// look-at and IK together.
 func NewDefaultPipeline() *Pipeline {
 	p := &Pipeline{}
 	p.Add(PhaseAnimation, "pose.reset", NewPoseReset())
 	p.AddDefaults(PhaseAnimation)
-	p.Add(PhaseAnimation, "fk.animated", NewForwardKinematics("fk.animated"))
 	p.AddDefaults(PhaseProcedural)
 	p.Add(PhaseProcedural, "fk.procedural", NewForwardKinematics("fk.procedural"))
 	p.AddDefaults(PhasePrepare)
