@@ -30,6 +30,17 @@ type quad struct {
 	// Centre position and rotation; the identity for a spring without one.
 	cpx, cpy, cpz      [4]float32
 	crx, cry, crz, crw [4]float32
+	// The settings as columns when every slot has one record for all its
+	// joints (perJoint false), so that stage A need not load them per
+	// joint: stiffness, gravity, keep, the force factor f = force*k + fk
+	// and the hit radius (the r column below, which stage A otherwise
+	// writes per joint). A parked or empty slot's are zero.
+	stf, gx, gy, gz, kp, f [4]float32
+	perJoint               bool
+	// full: every slot has a joint at every level (springs of one
+	// length), so stage A need not work out which do.
+	full bool
+
 	// Stage A's results, which collisions edit: the new tail, its unit
 	// direction from the head, the rest direction; and for the collisions
 	// the hit radius and bone length at this scale.
@@ -86,6 +97,7 @@ var (
 func (q *quad) reset() {
 	q.lanes = [4]int8{-1, -1, -1, -1}
 	q.centred, q.shared, q.cols, q.near = false, true, nil, 0
+	q.perJoint, q.full = false, false
 	q.scol = [4][]collide.Shape{}
 	q.bad = [4]uint32{}
 }
@@ -107,6 +119,22 @@ func (q *quad) park(s int) {
 	q.hx[s], q.hy[s], q.hz[s] = 0, 0, 0
 	q.cpx[s], q.cpy[s], q.cpz[s] = 0, 0, 0
 	q.crx[s], q.cry[s], q.crz[s], q.crw[s] = 0, 0, 0, 1
+	q.stf[s], q.gx[s], q.gy[s], q.gz[s], q.kp[s], q.f[s], q.r[s] = 0, 0, 0, 0, 0, 0, 0
+}
+
+// setCols fills slot s's settings columns from its one settings record,
+// or notes that it has one per joint; k and fk must be set.
+func (q *quad) setCols(s int) {
+	s &= 3
+	if q.sstep[s] != 0 {
+		q.perJoint = true
+		return
+	}
+	set := &q.sets[s][0]
+	q.stf[s], q.kp[s] = set.stiffness, set.keep
+	q.gx[s], q.gy[s], q.gz[s] = set.gravity.x, set.gravity.y, set.gravity.z
+	q.f[s] = float32(set.force*q.k[s]) + q.fk[s]
+	q.r[s] = set.hitRadius * q.k[s]
 }
 
 // add puts the fast lane l, index li of the block, into slot s.
@@ -122,6 +150,7 @@ func (q *quad) add(s int, l *lane, li int) {
 	q.rx[s], q.ry[s], q.rz[s], q.rw[s] = r.x, r.y, r.z, r.w
 	q.hx[s], q.hy[s], q.hz[s] = l.head.x, l.head.y, l.head.z
 	q.k[s], q.fk[s], q.reach[s] = l.k, l.fk, l.c.reach*l.k
+	q.setCols(s)
 	q.cpx[s], q.cpy[s], q.cpz[s] = l.cp.x, l.cp.y, l.cp.z
 	q.crx[s], q.cry[s], q.crz[s], q.crw[s] = l.cr.x, l.cr.y, l.cr.z, l.cr.w
 	q.centred = q.centred || l.centred
@@ -241,6 +270,7 @@ func (q *quad) run() {
 		}
 	}
 	n0, n1 := len(q.joints[0]), len(q.joints[1])
+	q.full = len(q.joints[3]) == n0
 	for i := range n1 {
 		if ft := stageA(q, i); ft != 0xffffffff || !q.shared || len(q.cols) > tabN {
 			q.collide(ft)

@@ -126,6 +126,7 @@ func (q *quad) load(s int, sp *VRMSpring, dt float32) int {
 	if c.fixed {
 		q.fk[s] = 0
 	}
+	q.setCols(s)
 	cp, cr := v3{}, q4{w: 1}
 	if hasCentre(sp) {
 		cp, cr = centre(sp)

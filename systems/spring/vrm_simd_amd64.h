@@ -45,6 +45,11 @@
 // is in DX (joints: i*vrmJoint__size) or AX (tails: i*12, outputs: i*16).
 // A slot without a joint reads idle data (R12, R13) and stores to q.sink
 // (SI); nothing else is ever dereferenced for it.
+// JOINTPTRFULL is JOINTPTR for a full quad: every slot has a joint.
+#define JOINTPTRFULL(s, r) \
+	MOVQ    (quad_joints+24*s)(DI), r; \
+	ADDQ    DX, r
+
 #define JOINTPTR(s, r) \
 	MOVQ    (quad_joints+24*s)(DI), r; \
 	ADDQ    DX, r; \
@@ -98,6 +103,13 @@
 	MOVL $0, (quad_cry+4*s)(DI); \
 	MOVL $0, (quad_crz+4*s)(DI); \
 	MOVL $0x3f800000, (quad_crw+4*s)(DI); \
+	MOVL $0, (quad_stf+4*s)(DI); \
+	MOVL $0, (quad_gx+4*s)(DI); \
+	MOVL $0, (quad_gy+4*s)(DI); \
+	MOVL $0, (quad_gz+4*s)(DI); \
+	MOVL $0, (quad_kp+4*s)(DI); \
+	MOVL $0, (quad_f+4*s)(DI); \
+	MOVL $0, (quad_r+4*s)(DI); \
 skip:
 
 // ROT sets v to q.rot(v): t = q.rotT(v), v = q.rotFin(v, t).

@@ -39,6 +39,8 @@ func newQuadCase(rng *rand.Rand, lens [4]int, i int, centred, identRot bool) *qu
 	c := &quadCase{}
 	q := &c.q
 	q.reset()
+	uniform := rng.Intn(2) == 0
+	q.full = lens[0] == lens[1] && lens[1] == lens[2] && lens[2] == lens[3] && i < lens[0]
 	for s := range 4 {
 		q.park(s)
 	}
@@ -67,9 +69,10 @@ func newQuadCase(rng *rand.Rand, lens [4]int, i int, centred, identRot bool) *qu
 	q.near = rng.Uint32() & (1<<min(nc, tabN) - 1)
 	for s, n := range lens {
 		c.joints[s] = make([]vrmJoint, n)
-		// Settings per joint, or one for all.
+		// Settings per joint, or one for all (in every slot, half the
+		// time: the kernel's columns).
 		c.sets[s] = make([]vrmSet, max(n, 1))
-		if rng.Intn(2) == 0 {
+		if uniform || rng.Intn(2) == 0 {
 			c.sets[s] = c.sets[s][:1]
 		}
 		q.sets[s], q.sstep[s] = c.sets[s], 0
@@ -112,6 +115,7 @@ func newQuadCase(rng *rand.Rand, lens [4]int, i int, centred, identRot bool) *qu
 				c.cur[s][k], c.prev[s][k] = h.vec(), h.vec()
 			}
 		}
+		q.setCols(s)
 	}
 	return c
 }
@@ -214,6 +218,9 @@ func TestStagesMatchScalar(t *testing.T) {
 			lens[s] = rng.Intn(4)
 		}
 		lens[rng.Intn(4)] = 1 + rng.Intn(4)
+		if n%4 == 0 { // a full quad: springs of one length
+			lens = [4]int{lens[0] + 1, lens[0] + 1, lens[0] + 1, lens[0] + 1}
+		}
 		i := rng.Intn(max(lens[0], lens[1], lens[2], lens[3]))
 		a := newQuadCase(rng, lens, i, n%3 == 0, n%2 == 0)
 		if n%50 == 0 && len(a.q.cols) > 0 {

@@ -46,6 +46,16 @@ GLOBL bits<>(SB), RODATA|NOPTR, $16
 TEXT ·stageA(SB), NOSPLIT, $0-20
 	MOVQ q+0(FP), DI
 	SLOTS
+	CMPB quad_full(DI), $0
+	JEQ  partial
+	JOINTPTRFULL(0, R8)
+	JOINTPTRFULL(1, R9)
+	JOINTPTRFULL(2, R10)
+	JOINTPTRFULL(3, R11)
+	MOVB $15, quad_active(DI)
+	JMP  slotted
+
+partial:
 	JOINTPTR(0, R8)
 	JOINTPTR(1, R9)
 	JOINTPTR(2, R10)
@@ -76,6 +86,7 @@ TEXT ·stageA(SB), NOSPLIT, $0-20
 	PARK(2, parked2)
 	PARK(3, parked3)
 
+slotted:
 	// rest := pr.rotFin(j.restAxis, pr.rotT(j.restAxis))
 	MOVUPS vrmJoint_restAxis(R8), X0
 	MOVUPS vrmJoint_restAxis(R9), X1
@@ -92,6 +103,23 @@ TEXT ·stageA(SB), NOSPLIT, $0-20
 	MOVUPS X5, quad_ay(DI)
 	MOVUPS X3, quad_az(DI)
 
+	// Settings as columns (setCols) when no slot has them per joint.
+	CMPB   quad_perJoint(DI), $0
+	JNE    setrows
+	MOVUPS quad_f(DI), X2 // f
+	MOVUPS quad_k(DI), X10
+	MOVUPS (quad_spill+0)(DI), X8
+	MULPS  X10, X8
+	MOVUPS X8, quad_lk(DI) // j.length*k
+	MOVUPS quad_gx(DI), X4
+	MOVUPS quad_gy(DI), X9
+	MOVUPS quad_gz(DI), X7
+	MOVUPS quad_kp(DI), X6
+	MOVUPS X6, (quad_spill+32)(DI)
+	MOVUPS quad_stf(DI), X0
+	JMP    force
+
+setrows:
 	// The slots' settings rows, idle ones past their springs.
 	LEAQ ·idleSet(SB), BX
 	SETPTR(0, R8)
@@ -125,6 +153,8 @@ TEXT ·stageA(SB), NOSPLIT, $0-20
 	TRANSPOSE(X0, X4, X6, X7, X8, X9) // gravity X4 X9 X7, keep X6
 	MOVUPS X6, (quad_spill+32)(DI)
 	MOVUPS (quad_spill+16)(DI), X0
+
+force:
 	MULPS  X0, X1
 	ADDPS  X4, X1
 	MULPS  X2, X1
