@@ -8,15 +8,22 @@ import "github.com/sway-anim/sway/systems/breath"
 //
 // Everything is plain data resolved at set-up
 // (systems.NewBreathComponent): bones are indices into the character's
-// skeleton, axes are chosen from the rest pose, and Plan is Settings
-// resolved against the skeleton. Change the bones, axes or mode only
-// through a new component; angles, durations and rates may be edited in
-// place and take effect at the next phase.
+// skeleton, axes are chosen from the rest pose, and Plan is the settings
+// resolved against the skeleton. Breath holds what every frame reads and
+// writes, 140 bytes; the settings, read only when a phase begins,
+// are the character's BreathSettings component, so that a frame does not
+// pull them through the cache. Change the bones, axes or mode only through
+// a new component; angles, durations and rates may be edited in place (in
+// BreathSettings) and take effect at the next phase.
 type Breath struct {
-	Settings breath.Settings
-	Plan     breath.Plan
-	State    breath.State
+	State breath.State
+	Plan  breath.Plan
 	// DirtyHi is one past the last bone whose world transform the breath
 	// changes: the end of the union of the written bones' subtrees.
 	DirtyHi int32
+}
+
+// BreathSettings holds the settings of a character's Breath.
+type BreathSettings struct {
+	breath.Settings
 }

@@ -244,7 +244,7 @@ func (w *World) AddBreath(e ecs.Entity, s BreathSettings) error {
 	if err != nil {
 		return err
 	}
-	comp, err := systems.NewBreathComponent(skel, ks, s.Offset)
+	comp, settings, err := systems.NewBreathComponent(skel, ks, s.Offset)
 	if err != nil {
 		var fe *check.FieldError
 		if errors.As(err, &fe) && fe.Field == "Offset" {
@@ -254,10 +254,16 @@ func (w *World) AddBreath(e ecs.Entity, s BreathSettings) error {
 	}
 	if m := &w.maps.breath; m.Has(e) {
 		m.Set(e, &comp)
+		if ms := generic.NewMap[components.BreathSettings](w.ecs); ms.Has(e) {
+			ms.Set(e, &settings)
+		} else {
+			m1 := generic.NewMap1[components.BreathSettings](w.ecs)
+			m1.Assign(e, &settings)
+		}
 		return nil
 	}
-	m := generic.NewMap1[components.Breath](w.ecs)
-	m.Assign(e, &comp)
+	m := generic.NewMap2[components.Breath, components.BreathSettings](w.ecs)
+	m.Assign(e, &comp, &settings)
 	return nil
 }
 
@@ -269,8 +275,8 @@ func (w *World) RemoveBreath(e ecs.Entity) error {
 		return err
 	}
 	if m := &w.maps.breath; m.Has(e) {
-		m1 := generic.NewMap1[components.Breath](w.ecs)
-		m1.Remove(e)
+		m2 := generic.NewMap2[components.Breath, components.BreathSettings](w.ecs)
+		m2.Remove(e)
 	}
 	return nil
 }

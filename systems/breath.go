@@ -2,6 +2,7 @@ package systems
 
 import (
 	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
 
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/check"
@@ -14,23 +15,23 @@ func init() {
 	registerDefault(PhaseProcedural, 10, "breath", func() System { return NewBreathSystem() })
 }
 
-// NewBreathComponent returns the breath component for a character of
+// NewBreathComponent returns the breath components of a character of
 // skel: s validated and resolved against the skeleton (breath.NewPlan),
 // and the cycle started offset seconds in (breath.Init), so that
 // characters given different offsets or DurationRates breathe out of step.
 // s must already name its bones by index and carry its axes
 // (breath.Settings.ChooseAxes on skel.ModelRot()). Bad settings and a
 // negative or non-finite offset are reported as a *check.FieldError.
-func NewBreathComponent(skel *rig.Skeleton, s breath.Settings, offset float32) (components.Breath, error) {
+func NewBreathComponent(skel *rig.Skeleton, s breath.Settings, offset float32) (components.Breath, components.BreathSettings, error) {
 	if err := check.NonNegative("Breath", "Offset", offset); err != nil {
-		return components.Breath{}, err
+		return components.Breath{}, components.BreathSettings{}, err
 	}
 	plan, err := breath.NewPlan(&s, skel.Parents())
 	if err != nil {
-		return components.Breath{}, err
+		return components.Breath{}, components.BreathSettings{}, err
 	}
-	b := components.Breath{Settings: s, Plan: plan}
-	breath.Init(&b.State, &b.Settings, offset)
+	b := components.Breath{Plan: plan}
+	breath.Init(&b.State, &s, offset)
 	for _, sg := range s.Segments {
 		if sg.Bone >= 0 {
 			b.DirtyHi = max(b.DirtyHi, skel.SubtreeEnd(int(sg.Bone)))
@@ -41,7 +42,7 @@ func NewBreathComponent(skel *rig.Skeleton, s breath.Settings, offset float32) (
 			b.DirtyHi = max(b.DirtyHi, skel.SubtreeEnd(int(sh)))
 		}
 	}
-	return b, nil
+	return b, components.BreathSettings{Settings: s}, nil
 }
 
 // BreathSystem advances every breathing character by the frame's
@@ -54,20 +55,37 @@ func NewBreathComponent(skel *rig.Skeleton, s breath.Settings, offset float32) (
 // A character whose root is not finite is skipped for the frame, clock
 // included: it keeps its last good pose (see Sync), and its breath
 // resumes where it stopped.
+//
+// Per character a frame touches the Pose and Root components, the Breath
+// component (140 bytes; BreathSettings only when a phase begins)
+// and the cache lines of the bones the breath reads and writes.
 type BreathSystem struct {
-	frame frame
-	chars featureCharacters[components.Breath]
-	job   *jobs.Job
-	body  func(lo, hi int)
+	frame  frame
+	filter *generic.Filter4[components.Pose, components.Root, components.Breath, components.BreathSettings]
+	items  []breathRef
+	job    *jobs.Job
+	body   func(lo, hi int)
 	// Set for the duration of one Update.
 	pool *rig.Pool
 	reg  *rig.Registry
 	dt   float32
 }
 
+// breathRef points at one breathing character's components for the length
+// of one Update.
+type breathRef struct {
+	pose     *components.Pose
+	root     *components.Root
+	breath   *components.Breath
+	settings *components.BreathSettings
+}
+
 // NewBreathSystem returns the breath system.
 func NewBreathSystem() *BreathSystem {
-	s := &BreathSystem{chars: newFeatureCharacters[components.Breath](), job: jobs.NewJob("breath")}
+	s := &BreathSystem{
+		filter: generic.NewFilter4[components.Pose, components.Root, components.Breath, components.BreathSettings](),
+		job:    jobs.NewJob("breath"),
+	}
 	s.body = s.run
 	return s
 }
@@ -77,27 +95,63 @@ func (s *BreathSystem) Initialize(w *ecs.World) { s.frame = newFrame(w) }
 
 // Update implements System.
 func (s *BreathSystem) Update(w *ecs.World) {
-	items := s.chars.gather(w)
+	q := s.filter.Query(w)
+	for q.Next() {
+		p, r, b, st := q.Get()
+		s.items = append(s.items, breathRef{p, r, b, st})
+	}
 	s.pool, s.reg, s.dt = s.frame.pool.Get(), s.frame.reg.Get(), s.frame.time.Get().Dt
-	s.frame.faults.Get().Report(s.frame.jobs.Get().For(s.job, len(items), CharacterGrain, s.body))
-	s.chars.release()
+	s.frame.faults.Get().Report(s.frame.jobs.Get().For(s.job, len(s.items), CharacterGrain, s.body))
+	clear(s.items) // no pointer outlives the frame
+	s.items = s.items[:0]
 	s.pool, s.reg = nil, nil
 }
 
 func (s *BreathSystem) run(lo, hi int) {
-	for _, c := range s.chars.items[lo:hi] {
-		b, p := c.feat, c.pose
-		first, _ := b.Plan.Bones()
-		// Pose.SyncedRoot is always finite, so this is the test Sync
-		// makes: a changed root that is not finite.
-		if first < 0 || !rootFinite(&c.root.Transform) {
+	for ; lo < hi; lo += breathBatch {
+		s.runBatch(s.items[lo:min(hi, lo+breathBatch)])
+	}
+}
+
+// breathBatch is the number of characters whose rotations runBatch gathers
+// before it computes any.
+const breathBatch = CharacterGrain
+
+// runBatch breathes up to breathBatch characters in two passes. The first
+// only gathers each character's few rotations (breath.Plan.Gather): its
+// loads are independent, so the cache misses of the whole batch overlap
+// instead of stalling one character after another. The second steps the
+// clocks and computes.
+func (s *BreathSystem) runBatch(items []breathRef) {
+	var in [breathBatch]breath.Rotations
+	var ok [breathBatch]bool
+	items = items[:min(len(items), breathBatch)]
+	local, skels := s.pool.LocalRot, s.reg.Skeletons
+	for i, c := range items {
+		p := c.pose
+		ok[i] = finiteRoot(&c.root.Transform) &&
+			c.breath.Plan.Gather(&in[i], local[p.First:p.First+p.Count], skels[p.Skeleton].Parents())
+	}
+	for i, c := range items {
+		if !ok[i] {
 			continue
 		}
-		breath.Step(&b.State, &b.Settings, s.dt)
-		a, e := p.First, p.First+p.Count
-		b.Plan.Apply(s.pool.LocalRot[a:e], s.reg.Skeletons[p.Skeleton].Parents(), &b.State)
-		p.MarkDirty(first, b.DirtyHi)
+		b := c.breath
+		breath.Step(&b.State, &c.settings.Settings, s.dt)
+		b.Plan.ApplyGathered(&in[i], &b.State)
+		first, _ := b.Plan.Bones()
+		c.pose.MarkDirty(first, b.DirtyHi)
 	}
+}
+
+// finiteRoot is rootFinite in fewer instructions: x*0 is 0 for a finite x
+// and NaN for NaN and ±Inf. Pose.SyncedRoot is always finite, so a root
+// that is not finite is exactly the root Sync refuses.
+func finiteRoot(t *components.Transform) bool {
+	z := t.Pos[0]*0 + t.Pos[1]*0 + t.Pos[2]*0 +
+		t.Rot.W*0 + t.Rot.V[0]*0 + t.Rot.V[1]*0 + t.Rot.V[2]*0 +
+		t.Scale[0]*0 + t.Scale[1]*0 + t.Scale[2]*0
+	return z == 0
 }
 
 // Finalize implements System.
