@@ -31,7 +31,7 @@ func TestSnapshotCoversEveryField(t *testing.T) {
 		{rig.Pool{}, []string{"LocalPos", "LocalRot", "LocalScale", "WorldPos", "WorldRot", "WorldScale", "free"}},
 		{components.Animation{}, []string{"Space", "Player"}},
 		{anim.Player{}, []string{"Param", "Target", "Smoothing", "Phase", "Speed", "Direct", "Scratch"}},
-		{components.Breath{}, []string{"Settings", "Plan", "State", "DirtyHi"}},
+		{components.Breath{}, []string{"State", "Plan", "DirtyHi"}},
 		{breath.State{}, []string{"Phase", "Easing", "Time", "Duration", "Angle", "Prev", "Start", "Change"}},
 		{components.LookAt{}, []string{"Head", "HeadState", "HeadBone", "Eyes", "EyeStates", "EyeBones", "EyesConverge",
 			"Spine", "SpineShares", "NumSpine", "Target", "Weight"}},
