@@ -209,6 +209,7 @@ func (w *World) checkFraming(b []byte) error {
 func (w *World) restore(b []byte, apply bool) error {
 	var r snapbin.Reader
 	r.Reset(b[snapshotHeader:len(b)-snapshotTrailer], snapshotHeader)
+	r.Checked = apply // the first pass checked every value
 	dt := r.Range("time.Dt", 0, MaxDt)
 	elapsed := r.RangeF64("time.Elapsed", 0, math.MaxFloat64)
 	frame := r.U64("time.Frame")

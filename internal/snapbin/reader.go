@@ -23,6 +23,10 @@ type Reader struct {
 	err  *Error
 	// Char is the character being read (-1: world-level data), for errors.
 	Char int
+	// Checked says that a first read of these bytes met no problem: the
+	// bulk reads (Vec3s, Quats, Bools) then skip their value checks, which
+	// are most of a second read's time. Lengths are checked all the same.
+	Checked bool
 }
 
 // Reset makes r read b, whose first byte is at offset base of the
@@ -278,7 +282,7 @@ func (r *Reader) Vec3s(field string, dst []mgl32.Vec3, finite, apply bool) {
 	if s == nil {
 		return
 	}
-	if finite {
+	if finite && !r.Checked {
 		var sum float32
 		for i := 0; i+4 <= len(s); i += 4 {
 			sum += f32(s[i:]) * 0 // NaN or Inf anywhere makes the sum NaN
@@ -306,7 +310,7 @@ func (r *Reader) Quats(field string, dst []mgl32.Quat, finite, apply bool) {
 	if s == nil {
 		return
 	}
-	if finite {
+	if finite && !r.Checked {
 		var sum float32
 		for i := 0; i+4 <= len(s); i += 4 {
 			sum += f32(s[i:]) * 0
@@ -348,7 +352,7 @@ func (r *Reader) Bools(field string, dst []bool, apply bool) {
 	for _, v := range s {
 		or |= v
 	}
-	if or > 1 {
+	if or > 1 && !r.Checked {
 		for i, v := range s {
 			if v > 1 {
 				r.failAt(off+i, field, "a flag must be 0 or 1", false)

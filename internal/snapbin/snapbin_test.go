@@ -129,3 +129,21 @@ func TestBulkReads(t *testing.T) {
 		t.Fatal("a flag of 2 accepted")
 	}
 }
+
+// A second read of accepted bytes (Checked) skips the bulk value checks
+// but not the length check.
+func TestCheckedSkipsValueChecksOnly(t *testing.T) {
+	b := Vec3s(nil, []mgl32.Vec3{{float32(math.NaN()), 0, 0}})
+	var r Reader
+	r.Reset(b, 0)
+	r.Checked = true
+	dst := make([]mgl32.Vec3, 1)
+	if r.Vec3s("v", dst, true, true); r.Err() != nil || !math.IsNaN(float64(dst[0][0])) {
+		t.Fatalf("%v %v", r.Err(), dst)
+	}
+	r.Reset(b, 0)
+	r.Checked = true
+	if r.Vec3s("v", make([]mgl32.Vec3, 2), true, true); r.Err() == nil {
+		t.Fatal("a short run read")
+	}
+}
