@@ -27,6 +27,7 @@ type Plan struct {
 	nsegs     uint8
 	nbones    uint8
 	mode      Mode
+	simple    bool  // the shape applySimple serves
 	lo, hi    int32 // the lowest bone written and the highest bone read or written; -1 when none
 }
 
@@ -107,7 +108,27 @@ func NewPlan(s *Settings, parents []int32) (Plan, error) {
 	for i := p.nbones; i < maxBones; i++ {
 		p.bones[i] = p.bones[0] // Gather copies all six
 	}
+	p.simple = p.isSimple()
 	return p, nil
+}
+
+// isSimple reports whether p has the shape applySimple serves: the
+// segments in slot order from slot 0, and every shoulder reusing the one
+// before it or hanging from the top segment or from a segment right below
+// it.
+func (p *Plan) isSimple() bool {
+	for k := range p.segs[:p.nsegs] {
+		if int(p.segs[k].slot) != k {
+			return false
+		}
+	}
+	for k := range p.shoulders[:p.nbones-p.nsegs] {
+		sh := &p.shoulders[k]
+		if !sh.reuse && sh.parentSeg != int8(sh.topSeg) && !(sh.parentSeg >= 0 && sh.direct) {
+			return false
+		}
+	}
+	return true
 }
 
 // segmentAt returns the index in p.segs of the segment on bone b, or -1.
@@ -188,6 +209,24 @@ func (p *Plan) Gather(in *Rotations, localRot []mgl32.Quat, parents []int32) boo
 // ApplyGathered finishes Apply on what Gather gathered into in (and
 // reported true for), writing into the pose Gather read; the pose may not
 // change in between.
+//
+// On amd64 an SSE2 kernel (applySimple) serves plans of the common shape
+// (the segments in slot order; each shoulder's parent the top segment or a
+// segment right below it) at breath angles (half angles up to 0.1 rad); it
+// performs the operations of applyGo in the same order, so the results are
+// the same bits. Everything else runs applyGo.
 func (p *Plan) ApplyGathered(in *Rotations, st *State) {
+	if simdApply && p.simple {
+		a := st.Angle
+		if p.mode == Additive {
+			a[0] -= st.Prev[0]
+			a[1] -= st.Prev[1]
+			a[2] -= st.Prev[2]
+			a[3] -= st.Prev[3]
+		}
+		if applySimple(p, in, &a, &in.localRot[0]) {
+			return
+		}
+	}
 	p.applyGo(in.localRot, in.parents, st, in)
 }

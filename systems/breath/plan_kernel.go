@@ -6,10 +6,12 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// The kernel of Plan.Apply. Every product is rounded explicitly
+// The kernel of Plan.Apply. applyGo defines it; on amd64 applySimple
+// (plan_amd64.s) computes the common shape with SSE2, performing the same
+// operations in the same order. Every product here is rounded explicitly
 // (float32(x*y)): the Go spec lets the compiler fuse x*y + z into one
-// rounding (it does with GOAMD64=v3, and on arm64), and the results should
-// not depend on the build.
+// rounding (it does with GOAMD64=v3, and on arm64), which the SSE2 kernel
+// does not, and both must give the same bits.
 
 // applyGo is ApplyGathered in Go, for every plan and angle.
 func (p *Plan) applyGo(localRot []mgl32.Quat, parents []int32, st *State, in *Rotations) {
