@@ -113,15 +113,14 @@ MASK(ppmm, 0, 0, 0x80000000, 0x80000000)
 	MULPS  s, t; \
 	ADDPS  t, dst
 
-// func applySimple(p *Plan, in *Rotations, a *[MaxSegments]float32, local *mgl32.Quat) bool
+// func applySimple(p *Plan, a *[MaxSegments]float32, local *mgl32.Quat) bool
 //
-// Frame: sin at -96(SP), cos at -80(SP), turned (the segments' new local
-// rotations) at -64(SP).
-TEXT ·applySimple(SB), NOSPLIT, $96-33
+// Frame: sin at -160(SP), cos at -144(SP), turned (the segments' new local
+// rotations) at -128(SP), old (their rotations before) at -64(SP).
+TEXT ·applySimple(SB), NOSPLIT, $160-25
 	MOVQ p+0(FP), DI
-	MOVQ in+8(FP), SI
-	MOVQ a+16(FP), DX
-	MOVQ local+24(FP), R8
+	MOVQ a+8(FP), DX
+	MOVQ local+16(FP), R8
 
 	// x := a * (math.Pi / 360); x2 := x * x
 	MOVUPS (DX), X0
@@ -162,59 +161,149 @@ TEXT ·applySimple(SB), NOSPLIT, $96-33
 	MULPS  X2, X5
 	MOVUPS one<>(SB), X1
 	ADDPS  X1, X5 // c
-	MOVUPS X4, sin-96(SP)
-	MOVUPS X5, cos-80(SP)
-	LEAQ   sin-96(SP), R11
-	LEAQ   turned-64(SP), R12
+	MOVUPS X4, sin-160(SP)
+	MOVUPS X5, cos-144(SP)
+	LEAQ   sin-160(SP), R11
+	LEAQ   turned-128(SP), R12
+	LEAQ   old-64(SP), SI
 
-	// Segments k < nsegs: q := in.q[k] * (c[k] + s[k]*axis), renormalised
-	// in Additive mode; turned[k] = q; localRot[bones[k]] = q.
-	XORQ BX, BX
-
-seg:
-	CMPQ    BX, CX
-	JGE     shoulders
-	MOVQ    BX, R9
-	SHLQ    $4, R9
-	MOVUPS  Rotations_q(SI)(R9*1), X6
-	MOVSS   (R11)(BX*4), X12
-	SHUFPS  $0x00, X12, X12
-	MOVSS   16(R11)(BX*4), X13
-	SHUFPS  $0x00, X13, X13
-	MOVBLZX Plan_segs+planSegment_axis(DI)(BX*2), AX
+	// Segments k < nsegs, written out for k = 0..3: o := localRot[bones[k]];
+	// old[k] = o; q := o * (c[k] + s[k]*axis), renormalised in Additive
+	// mode; turned[k] = q; localRot[bones[k]] = q.
+	CMPQ    CX, $0
+	JLE     shoulders
+	MOVLQSX Plan_bones+0(DI), R13
+	SHLQ    $4, R13
+	MOVUPS  (R8)(R13*1), X6
+	MOVUPS  X6, old-64(SP)
+	PSHUFD  $0x00, X4, X12
+	PSHUFD  $0x00, X5, X13
+	MOVBLZX Plan_segs+0+planSegment_axis(DI), AX
 	CMPB    AX, $const_AxisX
-	JEQ     segx
+	JEQ     seg0x
 	CMPB    AX, $const_AxisY
-	JEQ     segy
+	JEQ     seg0y
 	TURN(X6, ZYXW, mpmp, X12, X13, X8, X7, X3)
-	JMP     segturned
+	JMP     seg0t
 
-segx:
+seg0x:
 	TURN(X6, XWZY, mppm, X12, X13, X8, X7, X3)
-	JMP segturned
+	JMP seg0t
 
-segy:
+seg0y:
 	TURN(X6, YZWX, mmpp, X12, X13, X8, X7, X3)
 
-segturned:
+seg0t:
 	CMPB Plan_mode(DI), $const_Additive
-	JNE  segstore
+	JNE  seg0s
 	RENORM(X8, X3, X7)
 
-segstore:
-	MOVLQSX Plan_bones(DI)(BX*4), AX
-	SHLQ    $4, AX
-	MOVUPS  X8, (R8)(AX*1)
-	MOVUPS  X8, (R12)(R9*1)
-	INCQ    BX
-	JMP     seg
+seg0s:
+	MOVUPS X8, (R8)(R13*1)
+	MOVUPS X8, turned-128(SP)
+
+	CMPQ    CX, $1
+	JLE     shoulders
+	MOVLQSX Plan_bones+4(DI), R13
+	SHLQ    $4, R13
+	MOVUPS  (R8)(R13*1), X6
+	MOVUPS  X6, old-48(SP)
+	PSHUFD  $0x55, X4, X12
+	PSHUFD  $0x55, X5, X13
+	MOVBLZX Plan_segs+2+planSegment_axis(DI), AX
+	CMPB    AX, $const_AxisX
+	JEQ     seg1x
+	CMPB    AX, $const_AxisY
+	JEQ     seg1y
+	TURN(X6, ZYXW, mpmp, X12, X13, X8, X7, X3)
+	JMP     seg1t
+
+seg1x:
+	TURN(X6, XWZY, mppm, X12, X13, X8, X7, X3)
+	JMP seg1t
+
+seg1y:
+	TURN(X6, YZWX, mmpp, X12, X13, X8, X7, X3)
+
+seg1t:
+	CMPB Plan_mode(DI), $const_Additive
+	JNE  seg1s
+	RENORM(X8, X3, X7)
+
+seg1s:
+	MOVUPS X8, (R8)(R13*1)
+	MOVUPS X8, turned-112(SP)
+
+	CMPQ    CX, $2
+	JLE     shoulders
+	MOVLQSX Plan_bones+8(DI), R13
+	SHLQ    $4, R13
+	MOVUPS  (R8)(R13*1), X6
+	MOVUPS  X6, old-32(SP)
+	PSHUFD  $0xaa, X4, X12
+	PSHUFD  $0xaa, X5, X13
+	MOVBLZX Plan_segs+4+planSegment_axis(DI), AX
+	CMPB    AX, $const_AxisX
+	JEQ     seg2x
+	CMPB    AX, $const_AxisY
+	JEQ     seg2y
+	TURN(X6, ZYXW, mpmp, X12, X13, X8, X7, X3)
+	JMP     seg2t
+
+seg2x:
+	TURN(X6, XWZY, mppm, X12, X13, X8, X7, X3)
+	JMP seg2t
+
+seg2y:
+	TURN(X6, YZWX, mmpp, X12, X13, X8, X7, X3)
+
+seg2t:
+	CMPB Plan_mode(DI), $const_Additive
+	JNE  seg2s
+	RENORM(X8, X3, X7)
+
+seg2s:
+	MOVUPS X8, (R8)(R13*1)
+	MOVUPS X8, turned-96(SP)
+
+	CMPQ    CX, $3
+	JLE     shoulders
+	MOVLQSX Plan_bones+12(DI), R13
+	SHLQ    $4, R13
+	MOVUPS  (R8)(R13*1), X6
+	MOVUPS  X6, old-16(SP)
+	PSHUFD  $0xff, X4, X12
+	PSHUFD  $0xff, X5, X13
+	MOVBLZX Plan_segs+6+planSegment_axis(DI), AX
+	CMPB    AX, $const_AxisX
+	JEQ     seg3x
+	CMPB    AX, $const_AxisY
+	JEQ     seg3y
+	TURN(X6, ZYXW, mpmp, X12, X13, X8, X7, X3)
+	JMP     seg3t
+
+seg3x:
+	TURN(X6, XWZY, mppm, X12, X13, X8, X7, X3)
+	JMP seg3t
+
+seg3y:
+	TURN(X6, YZWX, mmpp, X12, X13, X8, X7, X3)
+
+seg3t:
+	CMPB Plan_mode(DI), $const_Additive
+	JNE  seg3s
+	RENORM(X8, X3, X7)
+
+seg3s:
+	MOVUPS X8, (R8)(R13*1)
+	MOVUPS X8, turned-80(SP)
 
 shoulders:
 	// Shoulders j < nbones-nsegs: unless the shoulder reuses the one
 	// before, m := rn.conjMul(r.turnLeft(axis[t], -s[t], c[t])), with
 	// r = rn = identity when the parent is the top segment t, else
-	// r = in.q[ps], rn = turned[ps] for the parent's segment ps. Then
-	// localRot[bones[i]] = m.mul(in.q[i]).renormalize(), i = nsegs + j.
+	// r = old[ps], rn = turned[ps] for the parent's segment ps. Then
+	// l := &localRot[bones[nsegs+j]]; *l = m.mul(*l).renormalize().
 	MOVBLZX Plan_nbones(DI), R10
 	SUBQ    CX, R10
 	XORQ    BX, BX
@@ -241,7 +330,7 @@ sh:
 
 shseg:
 	SHLQ   $4, R13
-	MOVUPS Rotations_q(SI)(R13*1), X6 // r
+	MOVUPS (SI)(R13*1), X6  // r
 	MOVUPS (R12)(R13*1), X9 // rn
 
 shturn:
@@ -266,21 +355,45 @@ shm:
 shapply:
 	MOVQ    CX, R13
 	ADDQ    BX, R13
-	MOVQ    R13, R9
-	SHLQ    $4, R9
-	MOVUPS  Rotations_q(SI)(R9*1), X6
-	MUL(X14, X6, X8, X7, X3)
-	RENORM(X8, X3, X7)
 	MOVLQSX Plan_bones(DI)(R13*4), AX
 	SHLQ    $4, AX
+	MOVUPS  (R8)(AX*1), X6
+	MUL(X14, X6, X8, X7, X3)
+	RENORM(X8, X3, X7)
 	MOVUPS  X8, (R8)(AX*1)
 	INCQ    BX
 	JMP     sh
 
 done:
-	MOVB $1, ret+32(FP)
+	MOVB $1, ret+24(FP)
 	RET
 
 decline:
-	MOVB $0, ret+32(FP)
+	MOVB $0, ret+24(FP)
+	RET
+
+// func prefetchBones(local *mgl32.Quat, bones *[maxBones]int32)
+//
+// PREFETCHT0 of local[bones[i]] for the six bones.
+TEXT ·prefetchBones(SB), NOSPLIT, $0-16
+	MOVQ       local+0(FP), AX
+	MOVQ       bones+8(FP), BX
+	MOVLQSX    0(BX), CX
+	SHLQ       $4, CX
+	PREFETCHT0 (AX)(CX*1)
+	MOVLQSX    4(BX), CX
+	SHLQ       $4, CX
+	PREFETCHT0 (AX)(CX*1)
+	MOVLQSX    8(BX), CX
+	SHLQ       $4, CX
+	PREFETCHT0 (AX)(CX*1)
+	MOVLQSX    12(BX), CX
+	SHLQ       $4, CX
+	PREFETCHT0 (AX)(CX*1)
+	MOVLQSX    16(BX), CX
+	SHLQ       $4, CX
+	PREFETCHT0 (AX)(CX*1)
+	MOVLQSX    20(BX), CX
+	SHLQ       $4, CX
+	PREFETCHT0 (AX)(CX*1)
 	RET

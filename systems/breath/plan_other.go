@@ -8,6 +8,6 @@ import "github.com/go-gl/mathgl/mgl32"
 // kernel; without one ApplyGathered runs applyGo directly.
 const simdApply = false
 
-func applySimple(p *Plan, in *Rotations, a *[MaxSegments]float32, local *mgl32.Quat) bool {
-	return false
-}
+func applySimple(p *Plan, a *[MaxSegments]float32, local *mgl32.Quat) bool { return false }
+
+func prefetchBones(local *mgl32.Quat, bones *[maxBones]int32) {}
