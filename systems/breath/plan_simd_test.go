@@ -13,9 +13,12 @@ import (
 func simdCase(r *rand.Rand) (Plan, []int32, []mgl32.Quat, State) {
 	var parents []int32
 	var s Settings
-	switch r.Intn(4) {
+	switch r.Intn(5) {
 	case 0:
 		parents, s = rigParents, rigSettings()
+	case 4:
+		// Two segments; both shoulders hang from the second.
+		parents, s = rigParents, DefaultSettings(rigSpine, rigChest, -1, -1, rigLShoulder, rigRShoulder)
 	case 1:
 		// The shoulders hang from the top segment.
 		parents, s = rigParents, DefaultSettings(rigChest, -1, -1, -1, rigLShoulder, rigRShoulder)
