@@ -28,11 +28,11 @@ func (p *Plan) applyGo(localRot []mgl32.Quat, parents []int32, st *State) {
 			a -= st.Prev[slot]
 		}
 		var s, c float32
-		x := float32(a * (math.Pi / 360)) // rounded: the sine adds x
-		if x2 := x * x; x2 <= 0.01 {
-			s, c = sinCosSmall(x, x2)
-		} else if x2 <= (math.Pi/4)*(math.Pi/4) {
-			s, c = sinCosSeries(x)
+		h := float32(a * (math.Pi / 360)) // the half angle, rounded: the sine adds it
+		if h2 := h * h; h2 <= 0.01 {
+			s, c = sinCosSmall(h, h2)
+		} else if h2 <= (math.Pi/4)*(math.Pi/4) {
+			s, c = sinCosSeries(h)
 		} else {
 			s, c = halfSinCosMath(a)
 		}
@@ -100,9 +100,9 @@ func (p *Plan) applyGo(localRot []mgl32.Quat, parents []int32, st *State) {
 			}
 			m = rn.conjMul(r.turnLeft(p.segs[t].axis, -sin[t], cos[t]))
 		}
-		// Renormalised: every factor is a unit rotation, and in Additive
-		// mode the result is built on.
-		// q4.mul written out (a call would spill m).
+		// m * L, q4.mul written out (a call would spill m), renormalised:
+		// every factor is a unit rotation, and in Additive mode the result
+		// is built on.
 		l := &localRot[p.bones[nsegs+k]]
 		w, x, y, z := l.W, l.V[0], l.V[1], l.V[2]
 		q := q4{
