@@ -27,6 +27,7 @@ func TestPerFrameKernelsDoNotAllocate(t *testing.T) {
 		{"Step", func() { Step(&st, &s, 0.016) }},
 		{"Apply", func() { Apply(pose.LocalRot, pose.WorldRot, rigParents, &st, &s) }},
 		{"Plan.Apply", func() { plan.Apply(pose.LocalRot, rigParents, &st) }},
+		{"Plan.Prefetch", func() { plan.Prefetch(pose.LocalRot) }},
 		{"Init", func() { Init(&st, &s, 1.7) }},
 		{"Ease", func() { sink += Ease(OutExpo, 0.3, 1, 2, 1) + EaseOutSine(0.3, 1, 2, 1) }},
 		{"AxisRotation", func() { q = AxisRotation(AxisZ, 3) }},

@@ -26,9 +26,11 @@
 //     caller runs FK afterwards.
 //   - Plan is Settings resolved against a skeleton once; Plan.Apply does
 //     what Apply does from the local rotations alone, in a fraction of the
-//     time. A system breathing many characters gathers their few rotations
-//     first (Plan.Gather), so that the cache misses of a batch overlap, and
-//     then computes (Plan.ApplyGathered).
+//     time. On amd64 an SSE2 kernel computes the common shape with the same
+//     operations in the same order as the Go definition (same bits; the
+//     purego build tag selects Go). A system breathing many characters
+//     prefetches a few characters ahead (Plan.Prefetch), so that their
+//     cache misses overlap with the work.
 //   - Ease and the seven Ease* functions are the source's easing curves
 //     with its (t, b, c, d) meaning.
 //

@@ -27,11 +27,12 @@ type Plan struct {
 	nsegs     uint8
 	nbones    uint8
 	mode      Mode
+	simple    bool  // the shape applySimple serves
 	lo, hi    int32 // the lowest bone written and the highest bone read or written; -1 when none
 }
 
 // maxBones is the number of bones a Plan reads and writes at most
-// (Gather is written out for six).
+// (prefetchBones is written out for six).
 const maxBones = MaxSegments + 2
 
 var _ [maxBones - 6]struct{} = [0]struct{}{}
@@ -105,9 +106,29 @@ func NewPlan(s *Settings, parents []int32) (Plan, error) {
 		p.touch(b)
 	}
 	for i := p.nbones; i < maxBones; i++ {
-		p.bones[i] = p.bones[0] // Gather copies all six
+		p.bones[i] = p.bones[0] // Prefetch takes all six
 	}
+	p.simple = p.isSimple()
 	return p, nil
+}
+
+// isSimple reports whether p has the shape applySimple serves: the
+// segments in slot order from slot 0, and every shoulder reusing the one
+// before it or hanging from the top segment or from a segment right below
+// it.
+func (p *Plan) isSimple() bool {
+	for k := range p.segs[:p.nsegs] {
+		if int(p.segs[k].slot) != k {
+			return false
+		}
+	}
+	for k := range p.shoulders[:p.nbones-p.nsegs] {
+		sh := &p.shoulders[k]
+		if !sh.reuse && sh.parentSeg != int8(sh.topSeg) && !(sh.parentSeg >= 0 && sh.direct) {
+			return false
+		}
+	}
+	return true
 }
 
 // segmentAt returns the index in p.segs of the segment on bone b, or -1.
@@ -135,25 +156,13 @@ func (p *Plan) Bones() (lo, hi int32) { return p.lo, p.hi }
 // Mode returns the mode the plan was made with.
 func (p *Plan) Mode() Mode { return p.mode }
 
-// Rotations holds the local rotations of one character that Plan.Apply
-// reads, gathered ahead of the computation (Plan.Gather), and the pose they
-// came from: a system gathers a batch of characters first, so that their
-// cache misses overlap, and then applies the breath to each
-// (Plan.ApplyGathered). The zero value is ready for use.
-type Rotations struct {
-	q        [maxBones]mgl32.Quat // by index into Plan.bones
-	localRot []mgl32.Quat
-	parents  []int32
-}
-
 // Apply does what the package-level Apply does with the settings the plan
 // was made from, with the same results to rounding, from the local
 // rotations alone: localRot is the character's local pose (indexed by
 // bone) and parents the array the plan was made with. No world rotation is
 // read, so the world pose need not be current. A pose or parent array
 // shorter than the plan's bones is left alone, and a parent array that does
-// not match the plan is not followed beyond the plan's bones. Apply is
-// Gather followed by ApplyGathered.
+// not match the plan is not followed beyond the plan's bones.
 //
 // A shoulder's parent p has the world rotation W*R before the breath and
 // W*D*R' after it, where W is the world rotation of the topmost segment
@@ -161,33 +170,38 @@ type Rotations struct {
 // new local rotations from below the top segment down to p (FK composes
 // rotations without scale). Keeping the shoulder's world rotation then
 // asks for the local rotation conj(R')*conj(D)*R*L: W cancels.
+//
+// On amd64 an SSE2 kernel (applySimple) serves plans of the common shape
+// (the segments in slot order; each shoulder's parent the top segment or a
+// segment right below it) at breath angles (half angles up to 0.1 rad); it
+// performs the operations of applyGo in the same order, so the results are
+// the same bits. Everything else runs applyGo.
 func (p *Plan) Apply(localRot []mgl32.Quat, parents []int32, st *State) {
-	var in Rotations
-	if p.Gather(&in, localRot, parents) {
-		p.ApplyGathered(&in, st)
-	}
-}
-
-// Gather copies the local rotations Apply reads from localRot into in,
-// notes localRot and parents there, and reports whether Apply would write
-// anything: false for a plan without bones, or for a pose or parent array
-// shorter than the plan's bones.
-func (p *Plan) Gather(in *Rotations, localRot []mgl32.Quat, parents []int32) bool {
 	if p.lo < 0 || int(p.hi) >= len(localRot) || int(p.hi) >= len(parents) {
-		return false
+		return // no bones, or a plan made for a larger skeleton
 	}
-	// All six, unused ones repeating the first bone: straight-line copies
-	// cost a third of a loop's instructions.
-	b := &p.bones
-	in.q[0], in.q[1], in.q[2] = localRot[b[0]], localRot[b[1]], localRot[b[2]]
-	in.q[3], in.q[4], in.q[5] = localRot[b[3]], localRot[b[4]], localRot[b[5]]
-	in.localRot, in.parents = localRot, parents
-	return true
+	if simdApply && p.simple {
+		a := st.Angle
+		if p.mode == Additive {
+			a[0] -= st.Prev[0]
+			a[1] -= st.Prev[1]
+			a[2] -= st.Prev[2]
+			a[3] -= st.Prev[3]
+		}
+		if applySimple(p, &a, &localRot[0]) {
+			return
+		}
+	}
+	p.applyGo(localRot, parents, st)
 }
 
-// ApplyGathered finishes Apply on what Gather gathered into in (and
-// reported true for), writing into the pose Gather read; the pose may not
-// change in between.
-func (p *Plan) ApplyGathered(in *Rotations, st *State) {
-	p.applyGo(in.localRot, in.parents, st, in)
+// Prefetch asks the processor to start loading the cache lines of
+// localRot that Apply will read, without waiting for them: a system
+// prefetches a few characters ahead, so that their cache misses overlap
+// with the work on the characters before them. It changes nothing, and
+// does nothing where the package has no kernel for the processor.
+func (p *Plan) Prefetch(localRot []mgl32.Quat) {
+	if simdApply && p.lo >= 0 && int(p.hi) < len(localRot) {
+		prefetchBones(&localRot[0], &p.bones)
+	}
 }

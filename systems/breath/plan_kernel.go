@@ -6,15 +6,18 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// The kernel of Plan.Apply. Every product is rounded explicitly
+// The kernel of Plan.Apply. applyGo defines it; on amd64 applySimple
+// (plan_amd64.s) computes the common shape with SSE2, performing the same
+// operations in the same order. Every product here is rounded explicitly
 // (float32(x*y)): the Go spec lets the compiler fuse x*y + z into one
-// rounding (it does with GOAMD64=v3, and on arm64), and the results should
-// not depend on the build.
+// rounding (it does with GOAMD64=v3, and on arm64), which the SSE2 kernel
+// does not, and both must give the same bits.
 
-// applyGo is ApplyGathered in Go, for every plan and angle.
-func (p *Plan) applyGo(localRot []mgl32.Quat, parents []int32, st *State, in *Rotations) {
+// applyGo is Apply in Go, for every plan and angle; p.hi is within
+// localRot and parents.
+func (p *Plan) applyGo(localRot []mgl32.Quat, parents []int32, st *State) {
 	var sin, cos [MaxSegments]float32
-	var turned [MaxSegments]q4
+	var old, turned [MaxSegments]q4 // the segments' local rotations before and after
 	additive := p.mode == Additive
 	nsegs := min(int(p.nsegs), MaxSegments)
 	for k := range p.segs[:nsegs] {
@@ -25,18 +28,20 @@ func (p *Plan) applyGo(localRot []mgl32.Quat, parents []int32, st *State, in *Ro
 			a -= st.Prev[slot]
 		}
 		var s, c float32
-		x := float32(a * (math.Pi / 360)) // rounded: the sine adds x
-		if x2 := x * x; x2 <= 0.01 {
-			s, c = sinCosSmall(x, x2)
-		} else if x2 <= (math.Pi/4)*(math.Pi/4) {
-			s, c = sinCosSeries(x)
+		h := float32(a * (math.Pi / 360)) // the half angle, rounded: the sine adds it
+		if h2 := h * h; h2 <= 0.01 {
+			s, c = sinCosSmall(h, h2)
+		} else if h2 <= (math.Pi/4)*(math.Pi/4) {
+			s, c = sinCosSeries(h)
 		} else {
 			s, c = halfSinCosMath(a)
 		}
 		sin[k], cos[k] = s, c
-		// q4.turn written out: a call here would spill the loop's state.
-		o := &in.q[k]
-		w, x, y, z := o.W, o.V[0], o.V[1], o.V[2]
+		// The turn q * (c + s*axis) written out: a call here would spill
+		// the loop's state.
+		l := &localRot[p.bones[k]]
+		w, x, y, z := l.W, l.V[0], l.V[1], l.V[2]
+		old[k] = q4{w, x, y, z}
 		var q q4
 		switch sg.axis {
 		case AxisX:
@@ -61,7 +66,7 @@ func (p *Plan) applyGo(localRot []mgl32.Quat, parents []int32, st *State, in *Ro
 			q = q.renormalize()
 		}
 		turned[k] = q
-		store(&localRot[p.bones[k]], q)
+		store(l, q)
 	}
 	var m q4 // conj(R')*conj(D)*R of the current shoulder's parent
 	for k := range p.shoulders[:min(int(p.nbones)-nsegs, 2)] {
@@ -73,7 +78,7 @@ func (p *Plan) applyGo(localRot []mgl32.Quat, parents []int32, st *State, in *Ro
 			case j == int8(t): // the parent is the top segment
 				r, rn = q4{w: 1}, q4{w: 1}
 			case j >= 0:
-				r, rn = load(&in.q[j&(MaxSegments-1)]), turned[j&(MaxSegments-1)]
+				r, rn = old[j&(MaxSegments-1)], turned[j&(MaxSegments-1)]
 			default:
 				r = load(&localRot[sh.parent])
 				rn = r
@@ -87,7 +92,7 @@ func (p *Plan) applyGo(localRot []mgl32.Quat, parents []int32, st *State, in *Ro
 					}
 					o, n := load(&localRot[up]), load(&localRot[up])
 					if i := p.segmentAt(up); i >= 0 {
-						o = load(&in.q[i])
+						o = old[i]
 					}
 					r, rn = o.mul(r), n.mul(rn)
 					a = up
@@ -95,19 +100,18 @@ func (p *Plan) applyGo(localRot []mgl32.Quat, parents []int32, st *State, in *Ro
 			}
 			m = rn.conjMul(r.turnLeft(p.segs[t].axis, -sin[t], cos[t]))
 		}
-		// Renormalised: every factor is a unit rotation, and in Additive
-		// mode the result is built on.
-		// q4.mul written out (a call would spill m).
-		i := nsegs + k
-		o := &in.q[i]
-		w, x, y, z := o.W, o.V[0], o.V[1], o.V[2]
+		// m * L, q4.mul written out (a call would spill m), renormalised:
+		// every factor is a unit rotation, and in Additive mode the result
+		// is built on.
+		l := &localRot[p.bones[nsegs+k]]
+		w, x, y, z := l.W, l.V[0], l.V[1], l.V[2]
 		q := q4{
 			float32(m.w*w) - float32(m.x*x) - float32(m.y*y) - float32(m.z*z),
 			float32(m.w*x) + float32(m.x*w) + float32(m.y*z) - float32(m.z*y),
 			float32(m.w*y) - float32(m.x*z) + float32(m.y*w) + float32(m.z*x),
 			float32(m.w*z) + float32(m.x*y) - float32(m.y*x) + float32(m.z*w),
 		}
-		store(&localRot[p.bones[i]], q.renormalize())
+		store(l, q.renormalize())
 	}
 }
 
