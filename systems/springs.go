@@ -238,7 +238,7 @@ func (s *VRMSprings) parents(it *featureRef[components.VRMSprings], skel *rig.Sk
 		}
 		b := a + info.Parent
 		sp.ParentPos, sp.ParentRot, sp.ParentScale = pool.WorldPos[b], pool.WorldRot[b], pool.WorldScale[b]
-		sp.CenterPos, sp.CenterRot = mgl32.Vec3{}, mgl32.Quat{W: 1}
+		// A spring without a centre keeps the zero values AddVRM gave it.
 		if info.Center >= 0 {
 			c := a + info.Center
 			sp.CenterPos, sp.CenterRot = pool.WorldPos[c], pool.WorldRot[c]
@@ -310,7 +310,11 @@ func (s *VRMSprings) finish(it *featureRef[components.VRMSprings], skel *rig.Ske
 // centre, and its output at the rest rotations, which is what a
 // fixed-step spring shows until its first step.
 func (p *VRMPart) resetSpring(sp *spring.VRMSpring, info *VRMSpringInfo) {
-	spring.ResetVRM(sp.State, sp.Chain, sp.ParentPos, sp.ParentRot, sp.ParentScale, sp.CenterPos, sp.CenterRot)
+	cr := sp.CenterRot
+	if cr == (mgl32.Quat{}) {
+		cr = mgl32.QuatIdent() // as for the kernel: the zero value is the identity
+	}
+	spring.ResetVRM(sp.State, sp.Chain, sp.ParentPos, sp.ParentRot, sp.ParentScale, sp.CenterPos, cr)
 	for j := info.Joint0; j < info.Joint0+info.N; j++ {
 		p.Rot[j] = p.JointDesc[j].LocalRot
 	}
