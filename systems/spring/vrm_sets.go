@@ -116,6 +116,7 @@ func (q *quad) load(s int, sp *VRMSpring, dt float32) int {
 		return loadedGeneral
 	}
 	q.joints[s], q.cur[s], q.prev[s], q.dst[s] = c.joints, st.CurTail, st.PrevTail, sp.DstLocalRot
+	q.identAll = q.identAll && c.identAll
 	q.sets[s], q.sstep[s] = c.sets, 0
 	if len(c.sets) > 1 {
 		q.sstep[s] = unsafe.Sizeof(vrmSet{})

@@ -94,7 +94,10 @@ TEXT ·stageB(SB), NOSPLIT, $0-17
 	MULPS  X7, X0 // r: w X0, x X8, y X9, z X10
 
 	// restRot := pr, or pr*lr (q4{pr.mulW(lr), pr.mulX(lr), ...}) in every slot unless
-	// every slot's joint has the identity rest rotation
+	// every slot's joint has the identity rest rotation (known for the
+	// whole quad when every slot's chain has only such joints)
+	CMPB quad_identAll(DI), $0
+	JNE  ident
 	JOINTPTR(0, R8)
 	JOINTPTR(1, R9)
 	JOINTPTR(2, R10)
