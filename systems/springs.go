@@ -2,6 +2,7 @@ package systems
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/mlange-42/arche/ecs"
@@ -157,7 +158,29 @@ func (s *VRMSprings) begin(it *featureRef[components.VRMSprings]) bool {
 	}
 	h := it.feat
 	s.parents(it, skel, h.First, h.First+h.Count, reset)
+	s.prefetch(h)
 	return true
+}
+
+// prefetch starts loading what stepping h's springs reads and writes
+// beyond what begin touched: the chains' settings, the states, tails and
+// rotations. The step comes after the other characters of the batch are
+// prepared, by when they have arrived.
+func (s *VRMSprings) prefetch(h *components.VRMSprings) {
+	st := &s.st.VRM
+	for k := h.First; k < h.First+h.Count; k++ {
+		spring.Prefetch(unsafe.Pointer(st.Springs[k].Chain), 1)
+	}
+	first, last := &st.Info[h.First], &st.Info[h.First+h.Count-1]
+	j0, j1 := first.Joint0, last.Joint0+last.N
+	if j0 >= j1 || int(j1) > len(st.Cur) {
+		return
+	}
+	n := uintptr(j1 - j0)
+	spring.Prefetch(unsafe.Pointer(&st.States[h.First]), uintptr(h.Count)*unsafe.Sizeof(st.States[0]))
+	spring.Prefetch(unsafe.Pointer(&st.Cur[j0]), n*unsafe.Sizeof(st.Cur[0]))
+	spring.Prefetch(unsafe.Pointer(&st.Prev[j0]), n*unsafe.Sizeof(st.Prev[0]))
+	spring.Prefetch(unsafe.Pointer(&st.Rot[j0]), n*unsafe.Sizeof(st.Rot[0]))
 }
 
 // place brings a character's pose up to date as far as its springs read
@@ -215,7 +238,7 @@ func (s *VRMSprings) parents(it *featureRef[components.VRMSprings], skel *rig.Sk
 		}
 		b := a + info.Parent
 		sp.ParentPos, sp.ParentRot, sp.ParentScale = pool.WorldPos[b], pool.WorldRot[b], pool.WorldScale[b]
-		sp.CenterPos, sp.CenterRot = mgl32.Vec3{}, mgl32.Quat{W: 1}
+		// A spring without a centre keeps the zero values AddVRM gave it.
 		if info.Center >= 0 {
 			c := a + info.Center
 			sp.CenterPos, sp.CenterRot = pool.WorldPos[c], pool.WorldRot[c]
@@ -287,7 +310,11 @@ func (s *VRMSprings) finish(it *featureRef[components.VRMSprings], skel *rig.Ske
 // centre, and its output at the rest rotations, which is what a
 // fixed-step spring shows until its first step.
 func (p *VRMPart) resetSpring(sp *spring.VRMSpring, info *VRMSpringInfo) {
-	spring.ResetVRM(sp.State, sp.Chain, sp.ParentPos, sp.ParentRot, sp.ParentScale, sp.CenterPos, sp.CenterRot)
+	cr := sp.CenterRot
+	if cr == (mgl32.Quat{}) {
+		cr = mgl32.QuatIdent() // as for the kernel: the zero value is the identity
+	}
+	spring.ResetVRM(sp.State, sp.Chain, sp.ParentPos, sp.ParentRot, sp.ParentScale, sp.CenterPos, cr)
 	for j := info.Joint0; j < info.Joint0+info.N; j++ {
 		p.Rot[j] = p.JointDesc[j].LocalRot
 	}

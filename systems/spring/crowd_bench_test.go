@@ -103,7 +103,7 @@ func BenchmarkStepVRMCrowd(b *testing.B) {
 	for _, c := range rig {
 		perChar += c.chain.Len()
 	}
-	for _, chars := range []int{1, 4, 1000} {
+	for _, chars := range []int{1, 4, 1000, 10000} {
 		for _, across := range []int{1, 4} {
 			if across > chars {
 				continue

@@ -9,7 +9,11 @@
 //     now and one step ago; ResetVRM puts the tails at rest; StepVRM
 //     advances the chain and writes the joints' local rotations.
 //     StepVRMSprings advances several springs (a character's, as
-//     VRMSpring values) with the same results, several times faster.
+//     VRMSpring values) with the same results, several times faster;
+//     StepVRMSpringSets advances the springs of several characters, four
+//     at a time, faster still. VRMShapes builds chains that share their
+//     geometry with alike ones (the same spring of every character of a
+//     rig).
 //   - Angle limits (VRMC_springBone_limit draft): a per-joint Limit, cone,
 //     hinge or spherical, applied after the inertia step and after every
 //     collider push.
@@ -81,14 +85,26 @@
 //
 // Within a spring each joint waits for its parent's new rotation, so
 // StepVRMSprings advances fast-path springs side by side, four at a time
-// (longest first), their state laid out struct-of-arrays. On amd64 SSE2
+// (longest first), their state laid out struct-of-arrays;
+// StepVRMSpringSets puts the same spring of four characters side by side
+// instead, which fills all four slots at every joint when the characters
+// are alike. On amd64 SSE2
 // kernels compute the four with one instruction per operation; they
 // perform the same operations in the same order as the scalar Go
 // definitions, which serve elsewhere (and under the purego build tag), so
 // results are the same bits either way, whatever GOAMD64 lets the compiler
-// fuse: the definitions round every product explicitly. Colliders a spring cannot reach
-// (its bone lengths and hit radius from its first joint's head) are never
-// tried, and a sphere pushes inside the kernel; other shapes push in Go.
+// fuse: the definitions round every product explicitly.
+//
+// The kernels read colliders from columns filled once per quad from the
+// four slots' lists (one list or four of one length); with more than a few
+// colliders, those a spring cannot reach (its bone lengths and hit radius
+// from its first joint's head) are never tried. A sphere pushes inside
+// the kernel, a capsule is first tested against its bounding sphere, and
+// other shapes push in Go. A chain's settings are one record for all its
+// joints when they agree (read once per quad), else one per joint; its
+// geometry is shared between chains built through one VRMShapes. Every
+// tail the kernels load or store is checked for finiteness on the way
+// (VRMSpring.Bad), so a caller need not scan the state after a step.
 //
 // # Fixed step
 //

@@ -115,6 +115,8 @@ type VRMChain struct {
 	limits []limit // nil when no joint has a limit
 	fixed  bool
 	strict bool
+	// identAll: every joint's rest rotation is the identity.
+	identAll bool
 	// fastShape: every joint's rest local scale is (1,1,1) and no joint
 	// has a limit or strict collisions, so a uniformly scaled chain can
 	// take the fast path.
@@ -248,6 +250,10 @@ func (sh *VRMShapes) NewVRMChain(d *VRMChainDesc) (*VRMChain, error) {
 			}
 			break
 		}
+	}
+	c.identAll = true
+	for i := range c.joints {
+		c.identAll = c.identAll && c.joints[i].identRot
 	}
 	uniform := true
 	for i := range c.sets {

@@ -1,7 +1,7 @@
 package spring
 
 import (
-	"math"
+	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -75,12 +75,12 @@ func (l *lane) load(sp *VRMSpring, dt float32) bool {
 
 // hasCentre reports whether sp has a centre other than the world origin.
 // It compares bits: a negative zero counts as a centre, which only costs
-// the conversion.
+// the conversion. The centre's seven words are read as one array
+// (CenterPos x, y, z, CenterRot w, x, y, z; vrm_layout.go checks), which
+// keeps the function small enough to inline.
 func hasCentre(sp *VRMSpring) bool {
-	b := math.Float32bits
-	p, r := &sp.CenterPos, &sp.CenterRot
-	return b(p[0])|b(p[1])|b(p[2])|b(r.V[0])|b(r.V[1])|b(r.V[2]) != 0 ||
-		b(r.W) != 0 && b(r.W) != 0x3f800000
+	c := (*[7]uint32)(unsafe.Pointer(&sp.CenterPos))
+	return c[0]|c[1]|c[2]|c[4]|c[5]|c[6] != 0 || c[3] != 0 && c[3] != 0x3f800000
 }
 
 // centre returns the centre of sp, the zero rotation read as the identity.

@@ -3,6 +3,8 @@ package spring
 import (
 	"unsafe"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/sway-anim/sway/systems/collide"
 )
 
@@ -33,4 +35,11 @@ var (
 	_ = [1]struct{}{}[unsafe.Offsetof(collide.Shape{}.N)-36]
 	_ = [1]struct{}{}[unsafe.Sizeof(collide.Shape{})-48]
 	_ = [1]struct{}{}[unsafe.Sizeof(collide.Kind(0))-1]
+)
+
+// hasCentre reads VRMSpring.CenterPos and CenterRot as seven words.
+var (
+	_ = [1]struct{}{}[unsafe.Offsetof(VRMSpring{}.CenterRot)-unsafe.Offsetof(VRMSpring{}.CenterPos)-12]
+	_ = [1]struct{}{}[unsafe.Offsetof(mgl32.Quat{}.W)]
+	_ = [1]struct{}{}[unsafe.Offsetof(mgl32.Quat{}.V)-4]
 )

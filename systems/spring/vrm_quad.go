@@ -62,6 +62,7 @@ type quad struct {
 	active   uint8   // stage A: bit s, slot s has a joint at this level
 	centred  bool    // a spring has a centre: stage A and B convert
 	identRot bool    // stage B: every slot's joint has the identity rest rotation
+	identAll bool    // every slot's chain has only joints with the identity rest rotation
 	// Collisions: with aligned collider lists (every slot's as long),
 	// cols is slot 0's list, tab the first tabN colliders of every slot's
 	// list as columns, and near those some slot may reach. scol holds
@@ -97,7 +98,7 @@ var (
 func (q *quad) reset() {
 	q.lanes = [4]int8{-1, -1, -1, -1}
 	q.centred, q.shared, q.cols, q.near = false, true, nil, 0
-	q.perJoint, q.full = false, false
+	q.perJoint, q.full, q.identAll = false, false, true
 	q.scol = [4][]collide.Shape{}
 	q.bad = [4]uint32{}
 }
@@ -142,6 +143,7 @@ func (q *quad) add(s int, l *lane, li int) {
 	s &= 3
 	q.lanes[s] = int8(li)
 	q.joints[s], q.cur[s], q.prev[s], q.dst[s] = l.c.joints, l.st.CurTail, l.st.PrevTail, l.dst
+	q.identAll = q.identAll && l.c.identAll
 	q.sets[s], q.sstep[s] = l.c.sets, 0
 	if len(l.c.sets) > 1 {
 		q.sstep[s] = unsafe.Sizeof(vrmSet{})

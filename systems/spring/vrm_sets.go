@@ -35,7 +35,7 @@ func StepVRMSpringSets(sets [][]VRMSpring, dt float32) {
 // ones in q, longest first, the others on their own.
 func stepAcross(g [][]VRMSpring, k int, q *quad, dt float32) {
 	// Slots in order of decreasing length, as run needs.
-	var order [4]int8
+	var order [4]*VRMSpring
 	var lens [4]int
 	m := 0
 	for s := range g {
@@ -52,16 +52,16 @@ func stepAcross(g [][]VRMSpring, k int, q *quad, dt float32) {
 		for ; p > 0 && lens[p-1] < n; p-- {
 			order[p], lens[p] = order[p-1], lens[p-1]
 		}
-		order[p], lens[p] = int8(s), n
+		order[p], lens[p] = sp, n
 		m++
 	}
 	q.reset()
+	var slot [4]*VRMSpring
 	nf := 0
-	for _, s := range order[:m] {
-		sp := &g[s][k]
+	for _, sp := range order[:m] {
 		switch q.load(nf, sp, dt) {
 		case loadedFast:
-			q.lanes[nf] = s
+			slot[nf&3] = sp
 			nf++
 		case loadedGeneral:
 			var l lane
@@ -79,8 +79,8 @@ func stepAcross(g [][]VRMSpring, k int, q *quad, dt float32) {
 		q.empty(s)
 	}
 	q.run()
-	for s := range nf {
-		g[q.lanes[s]][k].Bad = q.bad[s] != 0
+	for s, sp := range slot[:nf] {
+		sp.Bad = q.bad[s] != 0
 	}
 }
 
@@ -116,6 +116,7 @@ func (q *quad) load(s int, sp *VRMSpring, dt float32) int {
 		return loadedGeneral
 	}
 	q.joints[s], q.cur[s], q.prev[s], q.dst[s] = c.joints, st.CurTail, st.PrevTail, sp.DstLocalRot
+	q.identAll = q.identAll && c.identAll
 	q.sets[s], q.sstep[s] = c.sets, 0
 	if len(c.sets) > 1 {
 		q.sstep[s] = unsafe.Sizeof(vrmSet{})

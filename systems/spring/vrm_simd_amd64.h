@@ -65,6 +65,16 @@
 	CMPQ    CX, (quad_joints+24*s+8)(DI); \
 	CMOVQGE BX, r
 
+// LOADPTRFULL and STOREPTRFULL are LOADPTR and STOREPTR for a full quad,
+// where every slot has a joint at i.
+#define LOADPTRFULL(field, s, r) \
+	MOVQ    (field+24*s)(DI), r; \
+	ADDQ    AX, r
+
+#define STOREPTRFULL(field, s, r) \
+	MOVQ    (field+24*s)(DI), r; \
+	ADDQ    AX, r
+
 #define LOADPTR(field, s, r) \
 	MOVQ    (field+24*s)(DI), r; \
 	ADDQ    AX, r; \

@@ -117,6 +117,12 @@ func newQuadCase(rng *rand.Rand, lens [4]int, i int, centred, identRot bool) *qu
 		}
 		q.setCols(s)
 	}
+	// identAll as quad.load sets it: every joint of every slot's chain.
+	for s := range 4 {
+		for k := range c.joints[s] {
+			q.identAll = q.identAll && c.joints[s][k].identRot
+		}
+	}
 	return c
 }
 

@@ -171,6 +171,8 @@ force:
 	// p := *prev
 	LEAQ (CX)(CX*2), AX
 	SHLQ $2, AX // i*12
+	CMPB quad_full(DI), $0
+	JNE  tailsfull
 	LOADPTR(quad_prev, 0, R8)
 	LOADV3(R8, X0, X2)
 	LOADPTR(quad_prev, 1, R8)
@@ -210,6 +212,50 @@ force:
 	MOVSD   X10, (R9)
 	MOVSS   X2, 8(R9)
 	MOVLHPS X2, X10
+	JMP  tailsdone
+
+tailsfull:
+	LOADPTRFULL(quad_prev, 0, R8)
+	LOADV3(R8, X0, X2)
+	LOADPTRFULL(quad_prev, 1, R8)
+	LOADV3(R8, X4, X2)
+	LOADPTRFULL(quad_prev, 2, R8)
+	LOADV3(R8, X6, X2)
+	LOADPTRFULL(quad_prev, 3, R8)
+	LOADV3(R8, X7, X2)
+	TRANSPOSE(X0, X4, X6, X7, X8, X9) // p X4 X9 X7
+
+	// c := *cur; *prev = c
+	LOADPTRFULL(quad_cur, 0, R8)
+	STOREPTRFULL(quad_prev, 0, R9)
+	MOVSD   (R8), X0
+	MOVSS   8(R8), X2
+	MOVSD   X0, (R9)
+	MOVSS   X2, 8(R9)
+	MOVLHPS X2, X0
+	LOADPTRFULL(quad_cur, 1, R8)
+	STOREPTRFULL(quad_prev, 1, R9)
+	MOVSD   (R8), X6
+	MOVSS   8(R8), X2
+	MOVSD   X6, (R9)
+	MOVSS   X2, 8(R9)
+	MOVLHPS X2, X6
+	LOADPTRFULL(quad_cur, 2, R8)
+	STOREPTRFULL(quad_prev, 2, R9)
+	MOVSD   (R8), X8
+	MOVSS   8(R8), X2
+	MOVSD   X8, (R9)
+	MOVSS   X2, 8(R9)
+	MOVLHPS X2, X8
+	LOADPTRFULL(quad_cur, 3, R8)
+	STOREPTRFULL(quad_prev, 3, R9)
+	MOVSD   (R8), X10
+	MOVSS   8(R8), X2
+	MOVSD   X10, (R9)
+	MOVSS   X2, 8(R9)
+	MOVLHPS X2, X10
+
+tailsdone:
 	TRANSPOSE(X0, X6, X8, X10, X11, X12) // c X6 X12 X10
 
 	// q.bad |= bits of c-c: non-zero once a stored tail is not finite

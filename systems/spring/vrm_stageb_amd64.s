@@ -94,7 +94,10 @@ TEXT ·stageB(SB), NOSPLIT, $0-17
 	MULPS  X7, X0 // r: w X0, x X8, y X9, z X10
 
 	// restRot := pr, or pr*lr (q4{pr.mulW(lr), pr.mulX(lr), ...}) in every slot unless
-	// every slot's joint has the identity rest rotation
+	// every slot's joint has the identity rest rotation (known for the
+	// whole quad when every slot's chain has only such joints)
+	CMPB quad_identAll(DI), $0
+	JNE  ident
 	JOINTPTR(0, R8)
 	JOINTPTR(1, R9)
 	JOINTPTR(2, R10)
@@ -156,6 +159,8 @@ turn:
 	MOVQ   CX, AX
 	SHLQ   $4, AX // i*16
 	TRANSPOSE(X9, X10, X11, X12, X13, X14) // slots 0-3: X10 X14 X12 X11
+	CMPB quad_full(DI), $0
+	JNE  dstfull
 	STOREPTR(quad_dst, 0, R8)
 	MOVUPS X10, (R8)
 	STOREPTR(quad_dst, 1, R8)
@@ -164,6 +169,19 @@ turn:
 	MOVUPS X12, (R8)
 	STOREPTR(quad_dst, 3, R8)
 	MOVUPS X11, (R8)
+	JMP  dstdone
+
+dstfull:
+	STOREPTRFULL(quad_dst, 0, R8)
+	MOVUPS X10, (R8)
+	STOREPTRFULL(quad_dst, 1, R8)
+	MOVUPS X14, (R8)
+	STOREPTRFULL(quad_dst, 2, R8)
+	MOVUPS X12, (R8)
+	STOREPTRFULL(quad_dst, 3, R8)
+	MOVUPS X11, (R8)
+
+dstdone:
 
 	// head = next; next in centre space: cr⁻¹.rot(next - cp)
 	MOVUPS quad_nx(DI), X0
@@ -209,6 +227,8 @@ store:
 	SHLQ  $2, AX // i*12
 	XORPS X3, X3
 	TRANSPOSE(X0, X1, X2, X3, X4, X5) // slots 0-3: X1 X5 X3 X2
+	CMPB quad_full(DI), $0
+	JNE  curfull
 	STOREPTR(quad_cur, 0, R8)
 	STOREV3(X1, R8, X6)
 	STOREPTR(quad_cur, 1, R8)
@@ -217,6 +237,19 @@ store:
 	STOREV3(X3, R8, X6)
 	STOREPTR(quad_cur, 3, R8)
 	STOREV3(X2, R8, X6)
+	JMP  curdone
+
+curfull:
+	STOREPTRFULL(quad_cur, 0, R8)
+	STOREV3(X1, R8, X6)
+	STOREPTRFULL(quad_cur, 1, R8)
+	STOREV3(X5, R8, X6)
+	STOREPTRFULL(quad_cur, 2, R8)
+	STOREV3(X3, R8, X6)
+	STOREPTRFULL(quad_cur, 3, R8)
+	STOREV3(X2, R8, X6)
+
+curdone:
 	MOVB $1, ret+16(FP)
 	RET
 

@@ -48,32 +48,42 @@ func (t *colTab) boundMiss(s int, p v3, r float32) bool {
 // 1e-5), as the kernels load it.
 const boundSlack = float32(1 + 1e-5)
 
-// fillTab fills q.tab from the slots' lists unless they were
-// filled from the same lists already. Slots without a spring copy slot
-// 0's values: stage A computes them but never uses them.
+// fillTab fills q.tab from the slots' lists unless they were filled from
+// the same lists already. Slots without a spring copy slot 0's values
+// (and count as having its list): stage A computes them but never uses
+// them. A collider of one list shared by every slot is worked out once.
 func (q *quad) fillTab() {
 	key := [4]*collide.Shape{}
 	n := min(len(q.cols), tabN)
+	if n == 0 {
+		return
+	}
 	for s := range 4 {
+		key[s] = &q.cols[0]
 		if len(q.scol[s]) > 0 {
 			key[s] = &q.scol[s][0]
 		}
 	}
-	if n == 0 || key == q.tabKey && n == q.tabLen {
+	if key == q.tabKey && n == q.tabLen {
 		return
 	}
 	q.tabKey, q.tabLen = key, n
+	one := key[1] == key[0] && key[2] == key[0] && key[3] == key[0]
 	for c := range n {
 		t := &q.tab[c]
 		first := &q.cols[c]
 		t.kind, t.bound = first.Kind, uint8(first.Bound)
 		for s := range 4 {
 			col := first
-			if len(q.scol[s]) > c {
+			if !one && len(q.scol[s]) > c {
 				col = &q.scol[s][c]
 			}
 			if col.Kind != t.kind || uint8(col.Bound) != uint8(first.Bound) {
 				t.bound = mixed
+			}
+			if one && s > 0 {
+				t.copySlot(s, 0)
+				continue
 			}
 			t.ax[s], t.ay[s], t.az[s] = col.A[0], col.A[1], col.A[2]
 			t.bx[s], t.by[s], t.bz[s] = col.B[0], col.B[1], col.B[2]
@@ -84,4 +94,14 @@ func (q *quad) fillTab() {
 			t.bs[s] = float32(br*boundSlack) + 1e-5*(1+maxAbs(bc)+br)
 		}
 	}
+}
+
+// copySlot copies slot f's values of t to slot s.
+func (t *colTab) copySlot(s, f int) {
+	s, f = s&3, f&3
+	t.ax[s], t.ay[s], t.az[s] = t.ax[f], t.ay[f], t.az[f]
+	t.bx[s], t.by[s], t.bz[s] = t.bx[f], t.by[f], t.bz[f]
+	t.ra[s], t.rb[s] = t.ra[f], t.rb[f]
+	t.nx[s], t.ny[s], t.nz[s] = t.nx[f], t.ny[f], t.nz[f]
+	t.bcx[s], t.bcy[s], t.bcz[s], t.br[s], t.bs[s] = t.bcx[f], t.bcy[f], t.bcz[f], t.br[f], t.bs[f]
 }
