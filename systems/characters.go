@@ -107,6 +107,20 @@ func EnsureCurrent(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, ro
 	return syncUpTo(pool, skel, pose, root, bone+1)
 }
 
+// takeRoot marks the whole pose dirty when the root moved since the pose
+// was computed, and reports false for a non-finite root (the pose keeps its
+// last good state).
+func takeRoot(pose *components.Pose, root *components.Root) bool {
+	if root.Transform != pose.SyncedRoot {
+		if !rootFinite(&root.Transform) {
+			return false
+		}
+		pose.SyncedRoot = root.Transform
+		pose.MarkAllDirty()
+	}
+	return true
+}
+
 // maxPath is the longest ancestor path EnsurePath computes on its own;
 // a longer one falls back to EnsureCurrent's range.
 const maxPath = 32
@@ -121,12 +135,8 @@ const maxPath = 32
 // which systems asked for which bones. Look-at, IK and bone targets read a
 // handful of bones; they call this.
 func EnsurePath(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root, b int32) bool {
-	if root.Transform != pose.SyncedRoot {
-		if !rootFinite(&root.Transform) {
-			return false
-		}
-		pose.SyncedRoot = root.Transform
-		pose.MarkAllDirty()
+	if !takeRoot(pose, root) {
+		return false
 	}
 	// Bones before DirtyLo are current, and so are bones from DirtyHi on:
 	// every dirty mark covers a whole subtree, so a bone past the range
@@ -152,12 +162,8 @@ func EnsurePath(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root 
 }
 
 func syncUpTo(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root, end int32) bool {
-	if root.Transform != pose.SyncedRoot {
-		if !rootFinite(&root.Transform) {
-			return false // counted once per frame by the final FK pass
-		}
-		pose.SyncedRoot = root.Transform
-		pose.MarkAllDirty()
+	if !takeRoot(pose, root) {
+		return false // counted once per frame by the final FK pass
 	}
 	if pose.Clean() || end <= pose.DirtyLo {
 		return true

@@ -18,11 +18,7 @@ import (
 // collider shapes are set-up.
 func (s *SpringStore) AppendVRM(b []byte, h *components.VRMSprings) []byte {
 	p := &s.VRM
-	b = snapbin.U32(b, uint32(h.Count))
-	b = snapbin.Transform(b, &h.LastRoot)
-	b = snapbin.Bool(b, h.Started)
-	b = snapbin.Bool(b, h.Paused)
-	b = snapbin.U32(b, h.Faults)
+	b = appendSpringHandle(b, h.Count, &h.LastRoot, h.Started, h.Paused, h.Faults)
 	for k := h.First; k < h.First+h.Count; k++ {
 		info := &p.Info[k]
 		b = snapbin.U32(b, uint32(info.N))
@@ -42,14 +38,7 @@ func (s *SpringStore) AppendVRM(b []byte, h *components.VRMSprings) []byte {
 // them into the pose as they are.
 func (s *SpringStore) ReadVRM(r *snapbin.Reader, h *components.VRMSprings, apply bool) {
 	p := &s.VRM
-	r.Count("vrm.Count", int(h.Count))
-	lastRoot := r.FiniteTransform("vrm.LastRoot")
-	started := r.Bool("vrm.Started")
-	paused := r.Bool("vrm.Paused")
-	faults := r.U32("vrm.Faults")
-	if apply && !r.Failed() {
-		h.LastRoot, h.Started, h.Paused, h.Faults = lastRoot, started, paused, faults
-	}
+	readSpringHandle(r, &vrmHandleFields, h.Count, &h.LastRoot, &h.Started, &h.Paused, &h.Faults, apply)
 	for k := h.First; k < h.First+h.Count && !r.Failed(); k++ {
 		info := &p.Info[k]
 		r.Count("vrm.N", int(info.N))
@@ -73,11 +62,7 @@ func (s *SpringStore) ReadVRM(r *snapbin.Reader, h *components.VRMSprings, apply
 // are gathered and computed afresh every frame.
 func (s *SpringStore) AppendSimple(b []byte, h *components.SimpleSprings) []byte {
 	p := &s.Simple
-	b = snapbin.U32(b, uint32(h.Count))
-	b = snapbin.Transform(b, &h.LastRoot)
-	b = snapbin.Bool(b, h.Started)
-	b = snapbin.Bool(b, h.Paused)
-	b = snapbin.U32(b, h.Faults)
+	b = appendSpringHandle(b, h.Count, &h.LastRoot, h.Started, h.Paused, h.Faults)
 	for k := h.First; k < h.First+h.Count; k++ {
 		info := &p.Info[k]
 		b = snapbin.U32(b, uint32(info.N))
@@ -93,14 +78,7 @@ func (s *SpringStore) AppendSimple(b []byte, h *components.SimpleSprings) []byte
 // non-finite, as for ReadVRM.
 func (s *SpringStore) ReadSimple(r *snapbin.Reader, h *components.SimpleSprings, apply bool) {
 	p := &s.Simple
-	r.Count("simple.Count", int(h.Count))
-	lastRoot := r.FiniteTransform("simple.LastRoot")
-	started := r.Bool("simple.Started")
-	paused := r.Bool("simple.Paused")
-	faults := r.U32("simple.Faults")
-	if apply && !r.Failed() {
-		h.LastRoot, h.Started, h.Paused, h.Faults = lastRoot, started, paused, faults
-	}
+	readSpringHandle(r, &simpleHandleFields, h.Count, &h.LastRoot, &h.Started, &h.Paused, &h.Faults, apply)
 	for k := h.First; k < h.First+h.Count && !r.Failed(); k++ {
 		info := &p.Info[k]
 		r.Count("simple.N", int(info.N))
@@ -112,5 +90,39 @@ func (s *SpringStore) ReadSimple(r *snapbin.Reader, h *components.SimpleSprings,
 		lo, hi := info.Joint0, info.Joint0+info.N
 		readAnyVec3s(r, "simple.LastTip", p.LastTip[lo:hi], ok)
 		readAnyVec3s(r, "simple.Velocity", p.Velocity[lo:hi], ok)
+	}
+}
+
+// appendSpringHandle appends the fields the VRM and simple spring handles
+// share: the count (checked on reading), last root, started, paused and
+// faults.
+func appendSpringHandle(b []byte, count int32, lastRoot *components.Transform, started, paused bool, faults uint32) []byte {
+	b = snapbin.U32(b, uint32(count))
+	b = snapbin.Transform(b, lastRoot)
+	b = snapbin.Bool(b, started)
+	b = snapbin.Bool(b, paused)
+	return snapbin.U32(b, faults)
+}
+
+// handleFields names a spring handle's fields in Restore's errors (made
+// once: Restore does not allocate).
+type handleFields struct{ count, lastRoot, started, paused, faults string }
+
+var (
+	vrmHandleFields    = handleFields{"vrm.Count", "vrm.LastRoot", "vrm.Started", "vrm.Paused", "vrm.Faults"}
+	simpleHandleFields = handleFields{"simple.Count", "simple.LastRoot", "simple.Started", "simple.Paused", "simple.Faults"}
+)
+
+// readSpringHandle reads what appendSpringHandle wrote and sets the
+// handle's fields when apply is set and nothing failed.
+func readSpringHandle(r *snapbin.Reader, f *handleFields, count int32, lastRoot *components.Transform,
+	started, paused *bool, faults *uint32, apply bool) {
+	r.Count(f.count, int(count))
+	root := r.FiniteTransform(f.lastRoot)
+	st := r.Bool(f.started)
+	pa := r.Bool(f.paused)
+	fa := r.U32(f.faults)
+	if apply && !r.Failed() {
+		*lastRoot, *started, *paused, *faults = root, st, pa, fa
 	}
 }
