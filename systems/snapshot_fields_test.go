@@ -46,7 +46,7 @@ func TestSnapshotCoversEveryField(t *testing.T) {
 			"deadChains", "deadColliders", "dirty"}},
 		{chain.Chain{}, []string{"Settings", "Colliders", "First", "N", "total", "restRot", "gravity", "maxBone", "clock",
 			"objPos", "objRot", "move", "scale", "force", "weight", "reach", "t", "h", "prevH", "steps", "rootFrom",
-			"cull", "pk", "turnAngle", "turnCos", "packT", "packW", "packS", "packOK", "started", "off", "reset"}},
+			"pk", "turnAngle", "turnCos", "packT", "packW", "packS", "packOK", "started", "off", "reset"}},
 		{chain.Clock{}, []string{"Rate", "MaxSteps", "acc"}},
 		{chain.Particles{}, []string{"Bone", "Parent", "Children", "Local", "LocalRot", "Dist", "Damping", "Elasticity",
 			"Stiffness", "Inert", "Friction", "Radius", "Pos", "Prev", "Collided", "AnimPos", "Axis", "Rot"}},

@@ -56,8 +56,7 @@ type Chain struct {
 	steps    int        // sub-steps this frame
 	rootFrom mgl32.Vec3 // root particle at the start of the frame (Variable mode)
 
-	cull culled   // Constrain's colliders, kept here so that a step does not clear them
-	pk   []packed // per particle, written by Prepare: the step's inputs
+	pk []packed // per particle, written by Prepare: the step's inputs
 
 	turnAngle, turnCos float32 // Settings.TeleportAngle and the cosine of its half
 

@@ -45,7 +45,7 @@ func step(p *Particles, c *Chain, sub int, shapes []collide.Shape) {
 type constrainer struct {
 	p         *Particles
 	pk        []packed
-	cl        *culled
+	cl        culled  // a step's own: culling is redone every step, so nothing carries over
 	colliders []int32 // the chain's, into shapes
 	shapes    []collide.Shape
 	freeze    bool // project on the freeze plane
@@ -63,10 +63,9 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator) {
 		return // not the chain's particles
 	}
 	var k constrainer
-	k.p, k.pk, k.cl, k.colliders, k.shapes = p, c.pk[:n], &c.cull, c.Colliders, shapes
+	k.p, k.pk, k.colliders, k.shapes = p, c.pk[:n], c.Colliders, shapes
 	k.reach, k.freeze = c.reach, c.Settings.Freeze != FreezeNone
-	cl := k.cl
-	cl.n, cl.rest = 0, false
+	cl := &k.cl
 	if len(c.Colliders) > 0 {
 		cl.set(c.Colliders, shapes, p.Pos[0], c.reach*(1+cullMargin))
 	}

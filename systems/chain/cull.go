@@ -22,8 +22,8 @@ const cullMargin = 1.0 / 16
 // bounding sphere each (a particle outside it cannot touch the shape), built
 // once per step so that the per-particle work is a compare per collider out
 // of its reach and a few multiplications per one in it. Arrays rather than
-// an array of structs: Go then loads a field in one instruction. It lives in
-// the Chain so that a step does not clear it.
+// an array of structs: Go then loads a field in one instruction. Each step
+// builds its own (the root moves every step), on the stack.
 type culled struct {
 	n          int
 	c0, c1, c2 [maxCull]float32 // centre
