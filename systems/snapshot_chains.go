@@ -16,8 +16,7 @@ import (
 // Not saved, because Prepare writes them before every use: the steps of
 // the frame (ChainStore.Steps), the colliders placed in world space
 // (Shapes) and the particles' animated pose (AnimPos, RestOff, RestLen,
-// Axis) and Apply's scratch (Rot). The settings and per-particle
-// parameters are set-up.
+// Axis). The settings and per-particle parameters are set-up.
 func (s *ChainStore) AppendChains(b []byte, h *components.Chains) []byte {
 	b = snapbin.U32(b, uint32(h.Count))
 	b = snapbin.Bool(b, h.Paused)

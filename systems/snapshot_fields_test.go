@@ -49,7 +49,7 @@ func TestSnapshotCoversEveryField(t *testing.T) {
 			"pk", "turnAngle", "turnCos", "packT", "packW", "packS", "packOK", "started", "off", "reset"}},
 		{chain.Clock{}, []string{"Rate", "MaxSteps", "acc"}},
 		{chain.Particles{}, []string{"Bone", "Parent", "Children", "Local", "LocalRot", "Dist", "Damping", "Elasticity",
-			"Stiffness", "Inert", "Friction", "Radius", "Pos", "Prev", "Collided", "AnimPos", "Axis", "Rot"}},
+			"Stiffness", "Inert", "Friction", "Radius", "Pos", "Prev", "Collided", "AnimPos", "Axis"}},
 		{components.VRMSprings{}, []string{"First", "Count", "ColliderFirst", "ColliderCount", "SetFirst", "SetCount",
 			"LastBone", "LastRoot", "Started", "Paused", "Faults"}},
 		{components.SimpleSprings{}, []string{"First", "Count", "LastBone", "LastRoot", "Started", "Paused", "Faults"}},

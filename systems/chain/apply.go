@@ -10,6 +10,10 @@ import (
 // kinematics from the returned bone index on reproduces it, and returns that
 // index (the lowest bone written; -1 if none). It reads the animated
 // LocalPos, LocalRot and WorldRot/WorldScale the pose holds when it runs.
+// It also writes the world rotations it turns the chain's bones to into
+// WorldRot, as its scratch (a child's turn is computed in its parent's new
+// frame): run forward kinematics from the returned index before reading
+// the world pose, as the chain systems do, and the values are recomputed.
 //
 // As DynamicBone's ApplyParticlesToTransforms: a bone with exactly one child
 // particle is turned by FromToRotation(animated child direction, simulated
@@ -25,10 +29,11 @@ func apply(p *Particles, c *Chain, pose *Pose) int {
 		return -1
 	}
 	pos, parent, bone, children := p.Pos[:n], p.Parent[:n], p.Bone[:n], p.Children[:n]
-	rot, local := p.Rot[:n], p.Local[:n]
-	lp, lr, ws := pose.LocalPos, pose.LocalRot, pose.WorldScale
+	local := p.Local[:n]
+	// rot is indexed by bone: the root bone's animated world rotation, then
+	// each turned bone's new one, written parents first.
+	lp, lr, ws, rot := pose.LocalPos, pose.LocalRot, pose.WorldScale, pose.WorldRot
 	lowest := c.maxBone + 1
-	rot[0] = pose.WorldRot[bone[0]]
 	for i := 1; i < n; i++ {
 		j := parent[i]
 		if uint(j) >= uint(i) {
@@ -41,7 +46,7 @@ func apply(p *Particles, c *Chain, pose *Pose) int {
 		if children[j] != 1 {
 			// The one-child rule: the parent keeps its rotation.
 			if b >= 0 {
-				moveChild(p, pose, i, int(j), b)
+				moveChild(p, pose, i, int(j), pb, b)
 				lowest = min(lowest, b)
 			}
 			continue
@@ -50,7 +55,7 @@ func apply(p *Particles, c *Chain, pose *Pose) int {
 		// animated local L): the animated child offset v = s ⊙ l and the
 		// simulated one u = w⁻¹ t. The bone turns by r = FromToRotation(v,
 		// u): its new local is L r, its new world rotation w r.
-		s, wq := &ws[pb], &rot[j]
+		s, wq := &ws[pb], &rot[pb]
 		ww, wx, wy, wz := wq.W, wq.V[0], wq.V[1], wq.V[2]
 		pi, pj := &pos[i], &pos[j]
 		l := &local[i]
@@ -109,7 +114,7 @@ func apply(p *Particles, c *Chain, pose *Pose) int {
 			// A leaf's rotation is not needed: no particle is turned from it.
 			C := &lr[b]
 			cw, cx, cy, cz := qmul(nw, nx, ny, nz, C.W, C.V[0], C.V[1], C.V[2])
-			rot[i] = mgl32.Quat{W: cw, V: mgl32.Vec3{cx, cy, cz}}
+			rot[b] = mgl32.Quat{W: cw, V: mgl32.Vec3{cx, cy, cz}}
 		}
 		lowest = min(lowest, b)
 	}
@@ -119,13 +124,13 @@ func apply(p *Particles, c *Chain, pose *Pose) int {
 	return int(lowest)
 }
 
-// moveChild puts bone b of particle i on it, its parent particle j keeping
-// its rotation.
-func moveChild(p *Particles, pose *Pose, i, j int, b int32) {
-	w, L := &p.Rot[j], &pose.LocalRot[b]
+// moveChild puts bone b of particle i on it, its parent particle j (bone
+// pb) keeping its rotation.
+func moveChild(p *Particles, pose *Pose, i, j int, pb, b int32) {
+	w, L := &pose.WorldRot[pb], &pose.LocalRot[b]
 	cw, cx, cy, cz := qmul(w.W, w.V[0], w.V[1], w.V[2], L.W, L.V[0], L.V[1], L.V[2])
-	p.Rot[i] = mgl32.Quat{W: cw, V: mgl32.Vec3{cx, cy, cz}}
-	pose.LocalPos[b] = div3(mathx.InvRotate(*w, p.Pos[i].Sub(p.Pos[j])), pose.WorldScale[p.Bone[j]])
+	pose.WorldRot[b] = mgl32.Quat{W: cw, V: mgl32.Vec3{cx, cy, cz}}
+	pose.LocalPos[b] = div3(mathx.InvRotate(*w, p.Pos[i].Sub(p.Pos[j])), pose.WorldScale[pb])
 }
 
 // rotate returns v rotated by the unit quaternion (w, x, y, z), in

@@ -31,10 +31,6 @@ type Particles struct {
 	// Animated pose, written by Prepare each frame.
 	AnimPos []mgl32.Vec3 // animated world position
 	Axis    []mgl32.Vec3 // freeze-plane normal (parent's animated axis)
-
-	// Scratch of Apply: the new world rotation of each particle with
-	// children (leaves are skipped).
-	Rot []mgl32.Quat
 }
 
 // Len returns the number of particles.
@@ -50,7 +46,7 @@ func (p *Particles) Slice(lo, hi int) Particles {
 		Inert: p.Inert[lo:hi], Friction: p.Friction[lo:hi], Radius: p.Radius[lo:hi],
 		Pos: p.Pos[lo:hi], Prev: p.Prev[lo:hi], Collided: p.Collided[lo:hi],
 		AnimPos: p.AnimPos[lo:hi],
-		Axis:    p.Axis[lo:hi], Rot: p.Rot[lo:hi],
+		Axis:    p.Axis[lo:hi],
 	}
 }
 
@@ -76,7 +72,6 @@ func (p *Particles) Grow(n int) int {
 	p.Collided = grow(p.Collided, n)
 	p.AnimPos = grow(p.AnimPos, n)
 	p.Axis = grow(p.Axis, n)
-	p.Rot = grow(p.Rot, n)
 	return lo
 }
 
