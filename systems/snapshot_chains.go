@@ -15,7 +15,7 @@ import (
 //
 // Not saved, because Prepare writes them before every use: the steps of
 // the frame (ChainStore.Steps), the colliders placed in world space
-// (Shapes) and the particles' animated pose (AnimPos, RestOff, RestLen,
+// (Shapes) and the particles' animated pose (the root's, RestOff, RestLen,
 // Axis). The settings and per-particle parameters are set-up.
 func (s *ChainStore) AppendChains(b []byte, h *components.Chains) []byte {
 	b = snapbin.U32(b, uint32(h.Count))

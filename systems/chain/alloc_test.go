@@ -25,7 +25,7 @@ func TestPerFrameKernelsDoNotAllocate(t *testing.T) {
 			"Apply":                         func() { Apply(p, c, r.pose) },
 			"Refresh":                       func() { Refresh(p, c) },
 			"RestoreLocals":                 func() { RestoreLocals(r.pose, p) },
-			"ResetParticles":                func() { ResetParticles(p) },
+			"ResetParticles":                func() { ResetParticles(p, r.pose) },
 			"Particles":                     func() { _ = c.Particles(s.pool) },
 			"Clock.Fixed":                   func() { clock.Fixed(1.0 / 144) },
 			"Clock.Variable":                func() { clock.Variable(1.0 / 30) },

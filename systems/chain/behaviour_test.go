@@ -63,8 +63,9 @@ func TestElasticityOneReturnsToAnimatedPose(t *testing.T) {
 		p.Pos[i] = p.Pos[i].Add(mgl32.Vec3{rng.Float32() - 0.5, rng.Float32() - 0.5, rng.Float32() - 0.5})
 	}
 	r.run(t, p, c, nil, 1, nil, nil)
+	anim := r.animated(p)
 	for i := range p.Pos {
-		assertVec(t, "particle", p.Pos[i], p.AnimPos[i], 1e-5)
+		assertVec(t, "particle", p.Pos[i], anim[i], 1e-5)
 	}
 	for b := 1; b < 5; b++ {
 		assertVec(t, "LocalPos", r.pose.LocalPos[b], r.animPos[b], 1e-5)
@@ -87,9 +88,10 @@ func TestStiffnessOneKeepsAnimatedShape(t *testing.T) {
 		r.obj.ObjectPos = mgl32.Vec3{float32(0.5 * math.Sin(3*ft)), 0, float32(0.3 * math.Cos(2*ft))}
 		r.animRot[0] = rotZ(40 * math.Sin(2*ft))
 	}, func(f int) {
+		anim := r.animated(p)
 		for i := range p.Pos {
-			if !nearVec(p.Pos[i], p.AnimPos[i], 1e-5) {
-				t.Fatalf("frame %d: particle %d at %v, animated %v", f, i, p.Pos[i], p.AnimPos[i])
+			if !nearVec(p.Pos[i], anim[i], 1e-5) {
+				t.Fatalf("frame %d: particle %d at %v, animated %v", f, i, p.Pos[i], anim[i])
 			}
 		}
 	})
@@ -122,8 +124,9 @@ func TestWeightZeroLeavesAnimatedPose(t *testing.T) {
 	if n := r.prepare(p, c); n < 0 {
 		t.Fatal("chain still off at weight 1")
 	}
+	anim := r.animated(p)
 	for i := range p.Pos {
-		if p.Pos[i] != p.AnimPos[i] || p.Prev[i] != p.AnimPos[i] {
+		if p.Pos[i] != anim[i] || p.Prev[i] != anim[i] {
 			t.Errorf("particle %d not reset on re-enabling: %v", i, p.Pos[i])
 		}
 	}
@@ -143,8 +146,9 @@ func TestDistanceDisabling(t *testing.T) {
 	}
 	r.obj.Reference = mgl32.Vec3{5, 0, 0}
 	r.prepare(p, c)
+	anim := r.animated(p)
 	for i := range p.Pos {
-		if p.Pos[i] != p.AnimPos[i] {
+		if p.Pos[i] != anim[i] {
 			t.Errorf("particle %d not reset when back in range", i)
 		}
 	}
@@ -166,9 +170,10 @@ func TestTeleport(t *testing.T) {
 		r, p, c := setup(TeleportReset)
 		r.obj.ObjectPos = mgl32.Vec3{5, 0, 0}
 		r.prepare(p, c)
+		anim := r.animated(p)
 		for i := range p.Pos {
-			if p.Pos[i] != p.AnimPos[i] || c.move != (mgl32.Vec3{}) {
-				t.Errorf("particle %d at %v after a 5 m jump, want the animated %v", i, p.Pos[i], p.AnimPos[i])
+			if p.Pos[i] != anim[i] || c.move != (mgl32.Vec3{}) {
+				t.Errorf("particle %d at %v after a 5 m jump, want the animated %v", i, p.Pos[i], anim[i])
 			}
 		}
 	})
@@ -176,8 +181,9 @@ func TestTeleport(t *testing.T) {
 		r, p, c := setup(TeleportReset)
 		r.obj.ObjectRot = mgl32.QuatRotate(math.Pi/2, mgl32.Vec3{0, 1, 0})
 		r.prepare(p, c)
+		anim := r.animated(p)
 		for i := range p.Pos {
-			if p.Pos[i] != p.AnimPos[i] {
+			if p.Pos[i] != anim[i] {
 				t.Errorf("particle %d not reset after a 90° turn", i)
 			}
 		}
@@ -186,7 +192,7 @@ func TestTeleport(t *testing.T) {
 		r, p, c := setup(TeleportReset)
 		r.obj.ObjectPos = mgl32.Vec3{0.5, 0, 0}
 		r.prepare(p, c)
-		if p.Pos[3] == p.AnimPos[3] {
+		if p.Pos[3] == r.animated(p)[3] {
 			t.Error("a 0.5 m move reset the chain")
 		}
 		assertVec(t, "object move", c.move, mgl32.Vec3{0.5, 0, 0}, 0)

@@ -131,7 +131,7 @@ func (bl *Builder) Build(pool *Particles, c *Chain, d *Desc) error {
 	for i, pt := range parts {
 		p.Bone[i], p.Parent[i] = pt.bone, pt.parent
 		p.Local[i], p.LocalRot[i], p.Dist[i] = pt.local, pt.rot, pt.dist
-		p.Pos[i], p.Prev[i], p.AnimPos[i] = pt.world, pt.world, pt.world
+		p.Pos[i], p.Prev[i] = pt.world, pt.world
 		if pt.parent >= 0 {
 			p.Children[pt.parent]++
 		}

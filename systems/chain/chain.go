@@ -55,6 +55,7 @@ type Chain struct {
 	h, prevH float32    // step lengths in seconds (Variable mode)
 	steps    int        // sub-steps this frame
 	rootFrom mgl32.Vec3 // root particle at the start of the frame (Variable mode)
+	animRoot mgl32.Vec3 // the root bone's animated world position
 
 	pk []packed // per particle, written by Prepare: the step's inputs
 

@@ -87,6 +87,13 @@ func (r *testRig) build(t testing.TB, d Desc) (*Particles, *Chain) {
 }
 
 // frame animates and prepares one frame; it returns the sub-step count.
+// animated returns the particles' positions on the animated pose (Apply
+// turns the pose's world rotations: the pose is animated afresh first).
+func (r *testRig) animated(p Particles) []mgl32.Vec3 {
+	r.animate()
+	return AnimatedPositions(nil, p, r.pose)
+}
+
 func (r *testRig) prepare(p Particles, c *Chain) int {
 	r.animate()
 	return Prepare(p, c, r.pose, &r.obj)

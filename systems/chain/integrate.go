@@ -69,7 +69,7 @@ func (in *integrator) start(p *Particles, c *Chain, sub int) {
 		steps := float32(max(c.steps, 1))
 		k := min(float32(sub+1)/steps, 1)
 		prev[0] = pos[0]
-		pos[0] = mathx.LerpVec3(c.rootFrom, p.AnimPos[0], k)
+		pos[0] = mathx.LerpVec3(c.rootFrom, c.animRoot, k)
 		move = c.move.Mul(1 / steps)
 		if c.prevH > 0 {
 			in.vs = c.h / c.prevH
@@ -77,7 +77,7 @@ func (in *integrator) start(p *Particles, c *Chain, sub int) {
 		c.prevH = c.h
 	} else {
 		prev[0] = pos[0]
-		pos[0] = p.AnimPos[0]
+		pos[0] = c.animRoot
 		if sub == 0 {
 			move = c.move
 		}

@@ -28,9 +28,9 @@ type Particles struct {
 	Pos, Prev []mgl32.Vec3
 	Collided  []bool
 
-	// Animated pose, written by Prepare each frame.
-	AnimPos []mgl32.Vec3 // animated world position
-	Axis    []mgl32.Vec3 // freeze-plane normal (parent's animated axis)
+	// Written by Prepare each frame: the freeze-plane normal (the parent's
+	// animated axis).
+	Axis []mgl32.Vec3
 }
 
 // Len returns the number of particles.
@@ -45,8 +45,7 @@ func (p *Particles) Slice(lo, hi int) Particles {
 		Damping: p.Damping[lo:hi], Elasticity: p.Elasticity[lo:hi], Stiffness: p.Stiffness[lo:hi],
 		Inert: p.Inert[lo:hi], Friction: p.Friction[lo:hi], Radius: p.Radius[lo:hi],
 		Pos: p.Pos[lo:hi], Prev: p.Prev[lo:hi], Collided: p.Collided[lo:hi],
-		AnimPos: p.AnimPos[lo:hi],
-		Axis:    p.Axis[lo:hi],
+		Axis: p.Axis[lo:hi],
 	}
 }
 
@@ -70,7 +69,6 @@ func (p *Particles) Grow(n int) int {
 	p.Pos = grow(p.Pos, n)
 	p.Prev = grow(p.Prev, n)
 	p.Collided = grow(p.Collided, n)
-	p.AnimPos = grow(p.AnimPos, n)
 	p.Axis = grow(p.Axis, n)
 	return lo
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/internal/mathx"
+	"github.com/sway-anim/sway/internal/slicex"
 )
 
 // Prepare reads the frame and the animated pose, handles weight, distance
@@ -74,10 +75,7 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 	if !c.packCurrent() {
 		pack(p, c)
 	}
-	pathMax, rmax := prepareAnim(p, c.pk, pose, s.Freeze)
-	if reset {
-		ResetParticles(*p)
-	}
+	pathMax, rmax := prepareAnim(p, c, pose, s.Freeze, reset)
 	c.reach = reachOf(pathMax, rmax, c.scale)
 
 	// Gravity minus the part that already acts on the rest pose: the rest
@@ -98,44 +96,45 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 	return c.steps
 }
 
-// prepareAnim records the animated pose of every particle: its world
-// position and the freeze plane's normal, and in pk its offset from the
-// parent, the length to keep, the path length from the root and the
-// stiffness limit and path bound that follow from them. It returns the
+// prepareAnim records the animated pose of every particle: the root's
+// world position in c, the freeze plane's normal, and in pk the offset from
+// the parent, the length to keep, the path length from the root and the
+// stiffness limit and path bound that follow from them. With reset it also
+// puts every particle at rest on its animated position. It returns the
 // longest path and the largest particle radius. pk's other fields must be
 // packed already.
-func prepareAnim(p *Particles, pk []packed, pose *Pose, freeze FreezeAxis) (pathMax, rmax float32) {
+func prepareAnim(p *Particles, c *Chain, pose *Pose, freeze FreezeAxis, reset bool) (pathMax, rmax float32) {
+	pk := c.pk
 	n := len(pk)
-	bone, parent, local, radius := p.Bone[:n], p.Parent[:n], p.Local[:n], p.Radius[:n]
-	anim := p.AnimPos[:n]
+	bone, parent, radius := p.Bone[:n], p.Parent[:n], p.Radius[:n]
+	pos, prev, hit := p.Pos[:n], p.Prev[:n], p.Collided[:n]
 	inf := float32(math.Inf(1))
-	wp, wr, ws := pose.WorldPos, pose.WorldRot, pose.WorldScale
+	wp := pose.WorldPos
 	for i := 0; i < n; i++ {
 		b, j := bone[i], parent[i]
 		var x mgl32.Vec3
 		if b >= 0 {
 			x = wp[b]
-		} else if uint(j) < uint(i) && bone[j] >= 0 {
-			// End particle: its offset in the parent bone's animated frame.
-			pb := bone[j]
-			q, s, l := &wr[pb], &ws[pb], &local[i]
-			x0, x1, x2 := rotate(q.W, q.V[0], q.V[1], q.V[2], s[0]*l[0], s[1]*l[1], s[2]*l[2])
-			x = wp[pb].Add(mgl32.Vec3{x0, x1, x2})
+		} else {
+			x = animAt(p, pose, i)
 		}
-		anim[i] = x
+		if reset {
+			pos[i], prev[i], hit[i] = x, x, false
+		}
 		k := &pk[i]
 		if uint(j) >= uint(i) {
 			// The root (or not a valid tree): nothing to keep.
+			if i == 0 {
+				c.animRoot = x
+			}
 			k.o0, k.o1, k.o2, k.rl, k.pl, k.maxLen, k.path = 0, 0, 0, 0, 0, inf, k.r
 			continue
 		}
-		// The parent's position from the pose rather than from anim, just
-		// written: reading back a Vec3 stored as 8+4 bytes stalls.
 		var o mgl32.Vec3
 		if pb := bone[j]; pb >= 0 {
 			o = x.Sub(wp[pb])
 		} else {
-			o = x.Sub(anim[j])
+			o = x.Sub(animAt(p, pose, int(j))) // not a tree Build makes
 		}
 		l := sqrt32(o[0]*o[0] + o[1]*o[1] + o[2]*o[2])
 		pl := pk[j].pl + l
@@ -155,20 +154,64 @@ func prepareAnim(p *Particles, pk []packed, pose *Pose, freeze FreezeAxis) (path
 		if pb := bone[j]; freeze != FreezeNone && pb >= 0 {
 			var axis mgl32.Vec3
 			axis[(freeze-FreezeX)%3] = 1 // %3: an unvalidated edit must not panic
-			p.Axis[i] = mathx.Rotate(wr[pb], axis)
+			p.Axis[i] = mathx.Rotate(pose.WorldRot[pb], axis)
 		}
 	}
 	return pathMax, rmax
 }
 
-// ResetParticles puts every particle at rest on the animated pose recorded
-// by the last Prepare.
-func ResetParticles(p Particles) {
-	for i := range p.Pos {
-		p.Pos[i] = p.AnimPos[i]
-		p.Prev[i] = p.AnimPos[i]
-		p.Collided[i] = false
+// animAt returns particle i's animated world position in pose: its bone's,
+// or for an end particle its offset in the parent bone's animated frame
+// (the origin when the parent has no bone either, not a tree Build makes).
+func animAt(p *Particles, pose *Pose, i int) mgl32.Vec3 {
+	if b := p.Bone[i]; b >= 0 {
+		return pose.WorldPos[b]
 	}
+	j := p.Parent[i]
+	if uint(j) >= uint(i) || p.Bone[j] < 0 {
+		return mgl32.Vec3{}
+	}
+	pb := p.Bone[j]
+	q, s, l := &pose.WorldRot[pb], &pose.WorldScale[pb], &p.Local[i]
+	x0, x1, x2 := rotate(q.W, q.V[0], q.V[1], q.V[2], s[0]*l[0], s[1]*l[1], s[2]*l[2])
+	return pose.WorldPos[pb].Add(mgl32.Vec3{x0, x1, x2})
+}
+
+// AnimatedPositions writes into dst (grown as needed) the animated world
+// position of every particle in pose, as Prepare reads them: where the
+// chain is at rest, and where a reset puts it. Apply turns the pose's world
+// rotations, so call it on the animated pose (before Apply, or after the
+// next forward kinematics of an animated frame).
+func AnimatedPositions(dst []mgl32.Vec3, p Particles, pose Pose) []mgl32.Vec3 {
+	n := p.Len()
+	dst = slicex.Extend(dst[:0], n)
+	if n == 0 || !poseFits(pose, maxBoneOf(p.Bone)) {
+		return dst
+	}
+	for i := range dst {
+		dst[i] = animAt(&p, &pose, i)
+	}
+	return dst
+}
+
+// ResetParticles puts every particle at rest on its animated position in
+// pose, with no velocity and no collider touch.
+func ResetParticles(p Particles, pose Pose) {
+	if !poseFits(pose, maxBoneOf(p.Bone)) {
+		return
+	}
+	for i := range p.Pos {
+		x := animAt(&p, &pose, i)
+		p.Pos[i], p.Prev[i], p.Collided[i] = x, x, false
+	}
+}
+
+func maxBoneOf(bones []int32) int32 {
+	m := int32(0)
+	for _, b := range bones {
+		m = max(m, b)
+	}
+	return m
 }
 
 // isTeleport reports a character jump larger than the settings allow. The

@@ -17,7 +17,7 @@ func SkipUpdate(p Particles, c *Chain) {
 	}
 	pos, prev, parent, pk := p.Pos[:n], p.Prev[:n], p.Parent[:n], c.pk[:n]
 	prev[0] = pos[0]
-	pos[0] = p.AnimPos[0]
+	pos[0] = c.animRoot
 	m0, m1, m2 := c.move[0], c.move[1], c.move[2]
 	for i := 1; i < n; i++ {
 		j := parent[i]
