@@ -174,7 +174,8 @@ func (w *World) SetChainSettings(e ecs.Entity, i int, s ChainSettings) error {
 		return err
 	}
 	c.Settings = s
-	chain.Refresh(c.Particles(&w.chainStore().Particles), c)
+	st := w.chainStore()
+	chain.Refresh(c.ParticlesIn(&st.Rest, &st.Particles), c)
 	return nil
 }
 

@@ -312,3 +312,46 @@ func TestNonFiniteParticlesResetTheChain(t *testing.T) {
 		t.Fatalf("the chain did not recover: faults = %d", n)
 	}
 }
+
+func TestCharactersOfOneRigShareTheirChainsRestData(t *testing.T) {
+	one, _, _ := chainWorld(t, 1, 1)
+	defer one.Close()
+	w, ents, sc := chainWorld(t, 5, 2)
+	defer w.Close()
+	st1 := arche.GetResource[systems.ChainStore](one.ECS())
+	st := arche.GetResource[systems.ChainStore](w.ECS())
+	perChar := st1.Particles.Len()
+	if perChar == 0 || len(st1.Rest.Bone) != perChar {
+		t.Fatalf("one character: %d particles, %d rest records", perChar, len(st1.Rest.Bone))
+	}
+	if st.Particles.Len() != 5*perChar {
+		t.Fatalf("5 characters hold %d particles, want %d", st.Particles.Len(), 5*perChar)
+	}
+	if len(st.Rest.Bone) != perChar {
+		t.Fatalf("5 characters of one rig keep %d rest records, want one character's %d", len(st.Rest.Bone), perChar)
+	}
+	// Every character's view reads the same rest data as the lone one.
+	for k := range st.Chains {
+		got, want := st.View(k), st1.View(k%len(st1.Chains))
+		for i := range want.Bone {
+			if got.Bone[i] != want.Bone[i] || got.Parent[i] != want.Parent[i] || got.Local[i] != want.Local[i] {
+				t.Fatalf("chain %d particle %d: rest data differ from the lone character's", k, i)
+			}
+		}
+	}
+	// Removal compacts the simulation data only; the shared rest data stay
+	// and the survivors' views stay right.
+	stepMoving(t, w, ents, sc, 0, 5)
+	if err := w.RemoveCharacter(ents[1]); err != nil {
+		t.Fatal(err)
+	}
+	stepMoving(t, w, []arche.Entity{ents[0], ents[2], ents[3], ents[4]}, sc, 5, 2)
+	if st.Particles.Len() != 4*perChar || len(st.Rest.Bone) != perChar {
+		t.Fatalf("after a removal: %d particles, %d rest records", st.Particles.Len(), len(st.Rest.Bone))
+	}
+	for k := range st.Chains {
+		if got, want := st.View(k).Bone, st1.View(k%len(st1.Chains)).Bone; got[len(got)-1] != want[len(want)-1] {
+			t.Fatalf("chain %d: view after compaction reads another shape", k)
+		}
+	}
+}

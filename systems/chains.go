@@ -107,7 +107,7 @@ func prepareChains(s *chainSystem, lo, hi int) {
 		f := chain.Frame{Dt: s.dt, ObjectPos: it.root.Pos, ObjectRot: it.root.Rot, ObjectScale: it.root.Scale, Reference: st.Reference}
 		for k := range steps {
 			c := &st.Chains[int(h.First)+k]
-			steps[k] = int8(chain.Prepare(c.Particles(&st.Particles), c, pose, &f))
+			steps[k] = int8(chain.Prepare(c.ParticlesIn(&st.Rest, &st.Particles), c, pose, &f))
 		}
 	}
 }
@@ -127,7 +127,7 @@ func stepChains(s *chainSystem, lo, hi int) {
 		shapes := st.Shapes[h.ColliderFirst : h.ColliderFirst+h.ColliderCount]
 		for k := h.First; k < h.First+h.Count; k++ {
 			c := &st.Chains[k]
-			p := c.Particles(&st.Particles)
+			p := c.ParticlesIn(&st.Rest, &st.Particles)
 			switch n := int(st.Steps[k]); {
 			case n < 0:
 			case n == 0:
@@ -164,7 +164,7 @@ func applyChains(s *chainSystem, lo, hi int) {
 				continue
 			}
 			c := &st.Chains[k]
-			p := c.Particles(&st.Particles)
+			p := c.ParticlesIn(&st.Rest, &st.Particles)
 			if !particlesFinite(p.Pos) || !particlesFinite(p.Prev) {
 				// A fault upstream (a hostile setting, a numerical blow-up):
 				// keep the animated pose this frame and restart the chain

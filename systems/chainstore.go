@@ -1,7 +1,9 @@
 package systems
 
 import (
+	"math"
 	"reflect"
+	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/mlange-42/arche/ecs"
@@ -19,9 +21,14 @@ import (
 // ranges. Removed ranges are compacted away on the calling goroutine at the
 // start of the next frame, so churn does not grow the store.
 type ChainStore struct {
-	Chains    []chain.Chain
-	Steps     []int8 // sub-steps of each chain this frame (-1: off)
+	Chains []chain.Chain
+	Steps  []int8 // sub-steps of each chain this frame (-1: off)
+	// Particles holds the chains' simulation data (the fields of
+	// chain.Particles not tagged rest) and Rest their rest data, one copy
+	// per distinct chain shape, shared by every chain built the same way
+	// (ten thousand characters of one rig share one copy): see View.
 	Particles chain.Particles
+	Rest      chain.Particles
 
 	ColliderDescs []collide.Desc
 	ColliderBones []int32
@@ -34,6 +41,13 @@ type ChainStore struct {
 	deadChains    []bool // per chain: its character was removed
 	deadColliders []bool
 	dirty         bool
+	shapes        map[uint64][]int32 // rest data hash -> RestFirst of the shapes with it
+}
+
+// View returns chain k's particles (rest and simulation data together),
+// without allocating.
+func (s *ChainStore) View(k int) chain.Particles {
+	return s.Chains[k].ParticlesIn(&s.Rest, &s.Particles)
 }
 
 // AddChains appends built chains (with their particles in built) and
@@ -47,8 +61,8 @@ func (s *ChainStore) AddChains(chains []chain.Chain, built *chain.Particles, des
 		h.ColliderFirst = int32(len(s.ColliderDescs))
 	}
 	base := s.Particles.Len()
-	s.Particles.Grow(built.Len())
-	copyParticles(&s.Particles, base, built, 0, built.Len())
+	growParticles(&s.Particles, built.Len(), false)
+	copyParticles(&s.Particles, base, built, 0, built.Len(), false)
 	// Doubling growth: see slicex.
 	s.Chains = slicex.Reserve(s.Chains, len(chains))
 	s.Steps = slicex.Reserve(s.Steps, len(chains))
@@ -58,6 +72,7 @@ func (s *ChainStore) AddChains(chains []chain.Chain, built *chain.Particles, des
 	s.Shapes = slicex.Reserve(s.Shapes, len(descs))
 	s.deadColliders = slicex.Reserve(s.deadColliders, len(descs))
 	for _, c := range chains {
+		c.RestFirst = s.internRest(built, c.RestFirst, c.N)
 		c.First += base
 		s.Chains = append(s.Chains, c)
 		s.Steps = append(s.Steps, 0)
@@ -101,7 +116,7 @@ func (s *ChainStore) Compact(w *ecs.World, filter *generic.Filter1[components.Ch
 			continue
 		}
 		c := s.Chains[i]
-		copyParticles(&s.Particles, np, &s.Particles, c.First, c.First+c.N)
+		copyParticles(&s.Particles, np, &s.Particles, c.First, c.First+c.N, false)
 		c.First = np
 		np += c.N
 		s.Chains[nc], s.Steps[nc] = c, s.Steps[i]
@@ -134,27 +149,113 @@ func (s *ChainStore) Compact(w *ecs.World, filter *generic.Filter1[components.Ch
 	truncateParticles(&s.Particles, np)
 }
 
-// copyParticles copies particles [lo, hi) of src to dst from index at.
-// It walks every slice field by reflection, so a field added to
-// chain.Particles is never forgotten; it runs at set-up and compaction
-// only, never per frame.
-func copyParticles(dst *chain.Particles, at int, src *chain.Particles, lo, hi int) {
+// isRest reports whether field f of chain.Particles is rest data.
+func isRest(t reflect.Type, f int) bool { return t.Field(f).Tag.Get("chain") == "rest" }
+
+// copyParticles copies particles [lo, hi) of src to dst from index at: the
+// rest data if rest, else the other fields. It walks the slice fields by
+// reflection, so a field added to chain.Particles is never forgotten; it
+// runs at set-up and compaction only, never per frame.
+func copyParticles(dst *chain.Particles, at int, src *chain.Particles, lo, hi int, rest bool) {
 	d, s := reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem()
 	for f := 0; f < d.NumField(); f++ {
-		if d.Field(f).Kind() == reflect.Slice {
+		if d.Field(f).Kind() == reflect.Slice && isRest(d.Type(), f) == rest {
 			reflect.Copy(d.Field(f).Slice(at, at+hi-lo), s.Field(f).Slice(lo, hi))
 		}
 	}
 }
 
-// truncateParticles shortens every slice field of p to n.
+// growParticles appends n zeroed elements to the rest data of p if rest,
+// else to its other fields (doubling growth, as slicex).
+func growParticles(p *chain.Particles, n int, rest bool) {
+	v := reflect.ValueOf(p).Elem()
+	for f := 0; f < v.NumField(); f++ {
+		fv := v.Field(f)
+		if fv.Kind() != reflect.Slice || isRest(v.Type(), f) != rest {
+			continue
+		}
+		l := fv.Len()
+		if l+n > fv.Cap() {
+			c := reflect.MakeSlice(fv.Type(), l, max(2*fv.Cap(), l+n))
+			reflect.Copy(c, fv)
+			fv.Set(c)
+		}
+		fv.SetLen(l + n)
+	}
+}
+
+// truncateParticles shortens every simulation field of p to n.
 func truncateParticles(p *chain.Particles, n int) {
 	v := reflect.ValueOf(p).Elem()
 	for f := 0; f < v.NumField(); f++ {
-		if v.Field(f).Kind() == reflect.Slice {
+		if v.Field(f).Kind() == reflect.Slice && !isRest(v.Type(), f) {
 			v.Field(f).Set(v.Field(f).Slice(0, n))
 		}
 	}
+}
+
+// internRest returns where the rest data of built's particles [lo, lo+n)
+// are in s.Rest, appending them if no chain shape there equals them.
+// Equal means bit-equal, so sharing changes no result.
+func (s *ChainStore) internRest(built *chain.Particles, lo, n int) int {
+	h := restHash(built, lo, n)
+	for _, at := range s.shapes[h] {
+		if restEqual(&s.Rest, int(at), built, lo, n) {
+			return int(at)
+		}
+	}
+	at := len(s.Rest.Bone)
+	growParticles(&s.Rest, n, true)
+	copyParticles(&s.Rest, at, built, lo, lo+n, true)
+	if s.shapes == nil {
+		s.shapes = make(map[uint64][]int32)
+	}
+	s.shapes[h] = append(s.shapes[h], int32(at))
+	return at
+}
+
+// restHash is FNV-1a over the bits of the rest data and the count.
+func restHash(p *chain.Particles, lo, n int) uint64 {
+	h := uint64(14695981039346656037)
+	mix := func(x uint32) { h = (h ^ uint64(x)) * 1099511628211 }
+	mix(uint32(n))
+	for i := lo; i < lo+n; i++ {
+		mix(uint32(p.Bone[i]))
+		mix(uint32(p.Parent[i]))
+		mix(uint32(p.Children[i]))
+		for k := 0; k < 3; k++ {
+			mix(math.Float32bits(p.Local[i][k]))
+		}
+		q := p.LocalRot[i]
+		mix(math.Float32bits(q.W))
+		for k := 0; k < 3; k++ {
+			mix(math.Float32bits(q.V[k]))
+		}
+		mix(math.Float32bits(p.Dist[i]))
+	}
+	return h
+}
+
+// restEqual reports whether the rest data a[at:at+n] and b[lo:lo+n] are
+// bit-equal, field by field by reflection (a new rest field is compared
+// too).
+func restEqual(a *chain.Particles, at int, b *chain.Particles, lo, n int) bool {
+	if at+n > len(a.Bone) {
+		return false
+	}
+	av, bv := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
+	for f := 0; f < av.NumField(); f++ {
+		if av.Field(f).Kind() != reflect.Slice || !isRest(av.Type(), f) {
+			continue
+		}
+		x, y := av.Field(f).Slice(at, at+n), bv.Field(f).Slice(lo, lo+n)
+		xs := unsafe.Slice((*byte)(x.UnsafePointer()), uintptr(n)*x.Type().Elem().Size())
+		ys := unsafe.Slice((*byte)(y.UnsafePointer()), uintptr(n)*y.Type().Elem().Size())
+		if n > 0 && string(xs) != string(ys) {
+			return false
+		}
+	}
+	return true
 }
 
 // Trim releases the store's spare capacity (set-up code: it copies).
@@ -162,12 +263,14 @@ func (s *ChainStore) Trim() {
 	s.Chains, s.Steps = trimSlice(s.Chains), trimSlice(s.Steps)
 	s.ColliderDescs, s.ColliderBones, s.Shapes = trimSlice(s.ColliderDescs), trimSlice(s.ColliderBones), trimSlice(s.Shapes)
 	s.deadChains, s.deadColliders = trimSlice(s.deadChains), trimSlice(s.deadColliders)
-	v := reflect.ValueOf(&s.Particles).Elem()
-	for f := 0; f < v.NumField(); f++ {
-		if fv := v.Field(f); fv.Kind() == reflect.Slice && fv.Cap() > fv.Len() {
-			c := reflect.MakeSlice(fv.Type(), fv.Len(), fv.Len())
-			reflect.Copy(c, fv)
-			fv.Set(c)
+	for _, p := range []*chain.Particles{&s.Particles, &s.Rest} {
+		v := reflect.ValueOf(p).Elem()
+		for f := 0; f < v.NumField(); f++ {
+			if fv := v.Field(f); fv.Kind() == reflect.Slice && fv.Cap() > fv.Len() {
+				c := reflect.MakeSlice(fv.Type(), fv.Len(), fv.Len())
+				reflect.Copy(c, fv)
+				fv.Set(c)
+			}
 		}
 	}
 }

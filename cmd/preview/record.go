@@ -86,10 +86,9 @@ func newCapturer(d *demo) *capturer {
 		head:      d.skel.Index("head"),
 	}
 	if h := c.handle(d.e); h != nil {
-		p := &c.store.Particles
 		for k := h.First; k < h.First+h.Count; k++ {
-			ch := &c.store.Chains[k]
-			for i := ch.First; i < ch.First+ch.N; i++ {
+			p := c.store.View(int(k))
+			for i := range p.Bone {
 				if b := p.Bone[i]; b >= 0 && p.Parent[i] >= 0 && int(b) < len(c.chainBone) {
 					c.chainBone[b] = true
 				}
@@ -115,14 +114,13 @@ func (c *capturer) capture(d *demo) error {
 	}
 	f.AddSkeleton(pose.WorldPos, d.skel.Parents(), func(b int) bool { return c.chainBone[b] })
 	if h := c.handle(d.e); h != nil {
-		p := &c.store.Particles
 		for k := h.First; k < h.First+h.Count; k++ {
-			ch := &c.store.Chains[k]
-			for i := ch.First; i < ch.First+ch.N; i++ {
+			p := c.store.View(int(k))
+			for i := range p.Pos {
 				f.Particles = append(f.Particles, p.Pos[i])
 				// A virtual end particle has no bone: its link is drawn here.
 				if parent := p.Parent[i]; p.Bone[i] < 0 && parent >= 0 {
-					f.Chains = append(f.Chains, render.Segment{A: p.Pos[ch.First+int(parent)], B: p.Pos[i]})
+					f.Chains = append(f.Chains, render.Segment{A: p.Pos[parent], B: p.Pos[i]})
 				}
 			}
 		}

@@ -122,7 +122,7 @@ func (bl *Builder) Build(pool *Particles, c *Chain, d *Desc) error {
 	*c = Chain{
 		Settings:  d.Settings,
 		Colliders: append([]int32(nil), d.Colliders...),
-		First:     lo, N: n,
+		First:     lo, N: n, RestFirst: lo,
 		pk:      make([]packed, n),
 		restRot: mrot[d.Root],
 		objRot:  mgl32.QuatIdent(),

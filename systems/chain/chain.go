@@ -35,6 +35,9 @@ type Chain struct {
 	Settings  Settings
 	Colliders []int32 // indices into the shapes handed to Constrain; others are ignored
 	First, N  int     // the chain's particles in the Particles it was built into
+	// RestFirst is where the chain's rest data start: First in the pool
+	// Build wrote, or a shared copy a store points it to (ParticlesIn).
+	RestFirst int
 
 	total   float32    // rest length of the longest root-to-tip path
 	restRot mgl32.Quat // the root bone's rest rotation (model space)
@@ -72,7 +75,14 @@ type Chain struct {
 
 // Particles returns the chain's range of pool, without allocating.
 func (c *Chain) Particles(pool *Particles) Particles {
-	return pool.Slice(c.First, c.First+c.N)
+	return particlesIn(pool, c.RestFirst, pool, c.First, c.N)
+}
+
+// ParticlesIn returns the chain's particles when its rest data live in
+// rest (from RestFirst) and the rest of its fields in sim (from First),
+// without allocating.
+func (c *Chain) ParticlesIn(rest, sim *Particles) Particles {
+	return particlesIn(rest, c.RestFirst, sim, c.First, c.N)
 }
 
 // Reset makes the chain return to the animated pose at the next Prepare.

@@ -11,14 +11,19 @@ import (
 // parents before children, and Parent indices are relative to the chain's
 // first particle, so a pool can keep every chain of every character in one
 // Particles and hand the kernels a sub-range with Slice.
+//
+// The fields tagged rest are a chain's rest data: the same for every
+// character built from one skeleton and Desc, so a store may keep one copy
+// of them for all such chains and the rest in a pool of its own (see
+// Chain.ParticlesIn).
 type Particles struct {
 	// Static, written by Build.
-	Bone     []int32      // skeleton bone, -1 for a virtual end particle
-	Parent   []int32      // parent particle, chain-relative; -1 for the root
-	Children []int32      // number of child particles (the one-child rule)
-	Local    []mgl32.Vec3 // rest local position; for an end particle its offset in the parent bone's space
-	LocalRot []mgl32.Quat // rest local rotation (identity for an end particle)
-	Dist     []float32    // rest distance from the root along the chain
+	Bone     []int32      `chain:"rest"` // skeleton bone, -1 for a virtual end particle
+	Parent   []int32      `chain:"rest"` // parent particle, chain-relative; -1 for the root
+	Children []int32      `chain:"rest"` // number of child particles (the one-child rule)
+	Local    []mgl32.Vec3 `chain:"rest"` // rest local position; for an end particle its offset in the parent bone's space
+	LocalRot []mgl32.Quat `chain:"rest"` // rest local rotation (identity for an end particle)
+	Dist     []float32    `chain:"rest"` // rest distance from the root along the chain
 
 	// Per-particle parameters, written by Refresh from Settings and curves.
 	Damping, Elasticity, Stiffness []float32
@@ -33,19 +38,25 @@ type Particles struct {
 	Axis []mgl32.Vec3
 }
 
-// Len returns the number of particles.
-func (p *Particles) Len() int { return len(p.Bone) }
+// Len returns the number of particles (of simulation state: a pool of
+// rest data alone has length 0).
+func (p *Particles) Len() int { return len(p.Pos) }
 
 // Slice returns the particles [lo, hi) sharing storage with p. It does not
 // allocate.
-func (p *Particles) Slice(lo, hi int) Particles {
+func (p *Particles) Slice(lo, hi int) Particles { return particlesIn(p, lo, p, lo, hi-lo) }
+
+// particlesIn returns the n particles whose rest data start at rest[rlo]
+// and whose other fields start at sim[lo].
+func particlesIn(rest *Particles, rlo int, sim *Particles, lo, n int) Particles {
+	r, hi := rlo+n, lo+n
 	return Particles{
-		Bone: p.Bone[lo:hi], Parent: p.Parent[lo:hi], Children: p.Children[lo:hi],
-		Local: p.Local[lo:hi], LocalRot: p.LocalRot[lo:hi], Dist: p.Dist[lo:hi],
-		Damping: p.Damping[lo:hi], Elasticity: p.Elasticity[lo:hi], Stiffness: p.Stiffness[lo:hi],
-		Inert: p.Inert[lo:hi], Friction: p.Friction[lo:hi], Radius: p.Radius[lo:hi],
-		Pos: p.Pos[lo:hi], Prev: p.Prev[lo:hi], Collided: p.Collided[lo:hi],
-		Axis: p.Axis[lo:hi],
+		Bone: rest.Bone[rlo:r], Parent: rest.Parent[rlo:r], Children: rest.Children[rlo:r],
+		Local: rest.Local[rlo:r], LocalRot: rest.LocalRot[rlo:r], Dist: rest.Dist[rlo:r],
+		Damping: sim.Damping[lo:hi], Elasticity: sim.Elasticity[lo:hi], Stiffness: sim.Stiffness[lo:hi],
+		Inert: sim.Inert[lo:hi], Friction: sim.Friction[lo:hi], Radius: sim.Radius[lo:hi],
+		Pos: sim.Pos[lo:hi], Prev: sim.Prev[lo:hi], Collided: sim.Collided[lo:hi],
+		Axis: sim.Axis[lo:hi],
 	}
 }
 
