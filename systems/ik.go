@@ -68,8 +68,9 @@ func (s *IKSystem) run(lo, hi int) {
 	for _, c := range s.chars.items[lo:hi] {
 		skel := s.reg.Skeletons[c.pose.Skeleton]
 		k := c.feat
+		known := int32(-1)
 		for l := 0; l < int(min(k.NumLimbs, components.MaxIKLimbs)); l++ {
-			if !solveLimb(s.pool, skel, c.pose, c.root, &k.Limbs[l]) {
+			if !solveLimb(s.pool, skel, c.pose, c.root, &k.Limbs[l], &known) {
 				break
 			}
 		}
@@ -78,21 +79,53 @@ func (s *IKSystem) run(lo, hi int) {
 
 // solveLimb solves one limb and writes it back; false when the root is not
 // finite (nothing is written).
-func solveLimb(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, root *components.Root, l *components.IKLimb) bool {
+//
+// known is the bone above an earlier limb of the character whose world
+// transform is current in the pool (-1: none): both legs hang from the
+// hips, and an earlier limb only turns bones below it.
+func solveLimb(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, root *components.Root, l *components.IKLimb, known *int32) bool {
 	u, m, e := l.Upper, l.Middle, l.End
 	if u < 0 || !(u < m && m < e && e < p.Count) {
 		l.Reached = false
 		return true // a component not made by the facade: skip the limb
 	}
-	if !EnsurePath(pool, skel, p, root, e) {
-		return false
-	}
+	parents := skel.Parents()
 	base := p.First
 	in := ik.TwoBoneInput{
-		UpperPos: pool.WorldPos[base+u], MiddlePos: pool.WorldPos[base+m], EndPos: pool.WorldPos[base+e],
-		UpperRot: pool.WorldRot[base+u], MiddleRot: pool.WorldRot[base+m], EndRot: pool.WorldRot[base+e],
 		Target:    l.Target.Point,
 		TargetRot: l.TargetRot, UseTargetRot: l.UseTargetRot,
+	}
+	var upperParent mgl32.Quat
+	if pu := parents[u]; parents[m] == u && parents[e] == m {
+		// A three-bone chain: bring the upper joint's parent up to date
+		// (once for all limbs hanging from it), then, when the chain is
+		// stale, compute its joints here, in registers, as fk.RunOrder
+		// would. The pool keeps their stale world transforms, which the
+		// dirty range still covers.
+		pp, pr, ps := &root.Pos, &root.Rot, &root.Scale
+		if pu >= 0 {
+			if pu != *known {
+				if !EnsurePath(pool, skel, p, root, pu) {
+					return false
+				}
+				*known = pu
+			}
+			pp, pr, ps = &pool.WorldPos[base+pu], &pool.WorldRot[base+pu], &pool.WorldScale[base+pu]
+		} else if !takeRoot(p, root) {
+			return false
+		}
+		upperParent = *pr
+		if !p.Clean() && e >= p.DirtyLo && e < p.DirtyHi {
+			limbWorld(&in, pool, base, u, m, e, pp, pr, ps)
+		} else {
+			readLimb(&in, pool, base, u, m, e)
+		}
+	} else {
+		if !EnsurePath(pool, skel, p, root, e) {
+			return false
+		}
+		readLimb(&in, pool, base, u, m, e)
+		upperParent = boneParentWorldRot(pool, parents, base, root, u)
 	}
 	switch l.HintSpace {
 	case components.HintWorld:
@@ -105,14 +138,51 @@ func solveLimb(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, root *com
 	ik.SolveTwoBone(&out, &l.Settings, &in)
 	l.Reached = out.Reached
 
-	parents := skel.Parents()
-	pool.LocalRot[base+u] = ik.LocalRotation(boneParentWorldRot(pool, parents, base, root, u), out.UpperRot)
+	pool.LocalRot[base+u] = ik.LocalRotation(upperParent, out.UpperRot)
 	p.MarkDirty(u, skel.SubtreeEnd(int(u)))
 	pool.LocalRot[base+m] = ik.LocalRotation(solvedParent(pool, skel, p, root, m, u, out.UpperRot), out.MiddleRot)
 	if l.UseTargetRot {
 		pool.LocalRot[base+e] = ik.LocalRotation(solvedParent(pool, skel, p, root, e, m, out.MiddleRot), out.EndRot)
 	}
 	return true
+}
+
+// readLimb copies the limb's current world positions and rotations from
+// the pool.
+func readLimb(in *ik.TwoBoneInput, pool *rig.Pool, base, u, m, e int32) {
+	in.UpperPos, in.MiddlePos, in.EndPos = pool.WorldPos[base+u], pool.WorldPos[base+m], pool.WorldPos[base+e]
+	in.UpperRot, in.MiddleRot, in.EndRot = pool.WorldRot[base+u], pool.WorldRot[base+m], pool.WorldRot[base+e]
+}
+
+// limbWorld computes the world positions and rotations of the chain u, m,
+// e (each the parent of the next) from their locals under the parent
+// transform pp, pr, ps: the operations of fk.RunOrder in the same order,
+// so the values match what a pass writes.
+func limbWorld(in *ik.TwoBoneInput, pool *rig.Pool, base, u, m, e int32, pp *mgl32.Vec3, pr *mgl32.Quat, ps *mgl32.Vec3) {
+	px, py, pz := pp[0], pp[1], pp[2]
+	qw, qx, qy, qz := pr.W, pr.V[0], pr.V[1], pr.V[2]
+	sx, sy, sz := ps[0], ps[1], ps[2]
+	bones := [3]int32{base + u, base + m, base + e}
+	var pos [3]mgl32.Vec3
+	var rot [3]mgl32.Quat
+	for k, b := range bones {
+		lp, lr, ls := &pool.LocalPos[b], &pool.LocalRot[b], &pool.LocalScale[b]
+		// Scaled local offset, rotated by the parent (t = 2 v×x form).
+		x, y, z := sx*lp[0], sy*lp[1], sz*lp[2]
+		tx := 2 * (qy*z - qz*y)
+		ty := 2 * (qz*x - qx*z)
+		tz := 2 * (qx*y - qy*x)
+		px, py, pz = px+x+qw*tx+(qy*tz-qz*ty), py+y+qw*ty+(qz*tx-qx*tz), pz+z+qw*tz+(qx*ty-qy*tx)
+		qw, qx, qy, qz = qw*lr.W-qx*lr.V[0]-qy*lr.V[1]-qz*lr.V[2],
+			qw*lr.V[0]+qx*lr.W+qy*lr.V[2]-qz*lr.V[1],
+			qw*lr.V[1]+qy*lr.W+qz*lr.V[0]-qx*lr.V[2],
+			qw*lr.V[2]+qz*lr.W+qx*lr.V[1]-qy*lr.V[0]
+		sx, sy, sz = sx*ls[0], sy*ls[1], sz*ls[2]
+		pos[k] = mgl32.Vec3{px, py, pz}
+		rot[k] = mgl32.Quat{W: qw, V: mgl32.Vec3{qx, qy, qz}}
+	}
+	in.UpperPos, in.MiddlePos, in.EndPos = pos[0], pos[1], pos[2]
+	in.UpperRot, in.MiddleRot, in.EndRot = rot[0], rot[1], rot[2]
 }
 
 // solvedParent returns the new world rotation of bone b's parent: rot when

@@ -138,7 +138,9 @@ func lookAtCharacter(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, roo
 	var out lookat.HeadPose
 	la.Head.Step(&out, &la.HeadState, &in, dt)
 
+	spine := false
 	if n := int(min(la.NumSpine, components.MaxLookAtSpine)); n > 0 {
+		spine = true
 		// The head's world turn this frame, spread over the spine (parents
 		// first, each under its parent's new world rotation); the head
 		// keeps the rest, so its world rotation is out.World either way.
@@ -166,28 +168,53 @@ func lookAtCharacter(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, roo
 		p.MarkDirty(head, skel.SubtreeEnd(int(head)))
 	}
 
+	headPos, headScale := pool.WorldPos[base+head], pool.WorldScale[base+head]
 	for k := range la.EyeBones {
 		eye := la.EyeBones[k]
 		if eye <= head || eye >= p.Count {
 			continue
 		}
 		// The eye's parent and origin after the head (and spine) turned.
-		if !EnsurePath(pool, skel, p, root, eye) {
-			return
+		var ein lookat.EyeInput
+		if !spine && parents[eye] == head {
+			// An eye on the head: the head kept its position and took the
+			// world rotation out.World, the product forward kinematics
+			// forms, so neither needs recomputing. The head's mark covers
+			// the eye.
+			ein.ParentWorldRot, ein.Origin = out.World, headPos
+			if la.EyesConverge {
+				ein.Origin = childPos(headPos, out.World, headScale, pool.LocalPos[base+eye])
+			}
+		} else {
+			if !EnsurePath(pool, skel, p, root, eye) {
+				return
+			}
+			ein.ParentWorldRot, ein.Origin = boneParentWorldRot(pool, parents, base, root, eye), pool.WorldPos[base+head]
+			if la.EyesConverge {
+				ein.Origin = pool.WorldPos[base+eye]
+			}
+			p.MarkDirty(eye, skel.SubtreeEnd(int(eye)))
 		}
-		origin := pool.WorldPos[base+head]
-		if la.EyesConverge {
-			origin = pool.WorldPos[base+eye]
-		}
-		ein := lookat.EyeInput{
-			ParentWorldRot: boneParentWorldRot(pool, parents, base, root, eye),
-			RestLocalRot:   pool.LocalRot[base+eye],
-			Origin:         origin,
-			TargetPos:      la.Target.Point,
-			Weight:         la.HeadState.Weight,
-		}
+		ein.RestLocalRot = pool.LocalRot[base+eye]
+		ein.TargetPos = la.Target.Point
+		ein.Weight = la.HeadState.Weight
 		la.Eyes[k].Step(&pool.LocalRot[base+eye], &la.EyeStates[k], &ein, dt)
-		p.MarkDirty(eye, skel.SubtreeEnd(int(eye)))
+	}
+}
+
+// childPos is the world position of a bone with local position lp under a
+// parent at pp with world rotation pr and scale ps, with the operations of
+// fk.RunOrder, so that it matches what a pass computes.
+func childPos(pp mgl32.Vec3, pr mgl32.Quat, ps, lp mgl32.Vec3) mgl32.Vec3 {
+	x, y, z := ps[0]*lp[0], ps[1]*lp[1], ps[2]*lp[2]
+	qw, qx, qy, qz := pr.W, pr.V[0], pr.V[1], pr.V[2]
+	tx := 2 * (qy*z - qz*y)
+	ty := 2 * (qz*x - qx*z)
+	tz := 2 * (qx*y - qy*x)
+	return mgl32.Vec3{
+		pp[0] + x + qw*tx + (qy*tz - qz*ty),
+		pp[1] + y + qw*ty + (qz*tx - qx*tz),
+		pp[2] + z + qw*tz + (qx*ty - qy*tx),
 	}
 }
 

@@ -85,16 +85,24 @@ const reachTol = 1e-5
 
 // SolveTwoBone solves the limb in and writes the result to dst. See the
 // package documentation for the method and the degenerate cases.
+//
+// It works in float32 scalars without trigonometry: the middle joint's
+// bend comes from the half-angle cosines and sines of the current and the
+// wanted bend (law of cosines in factored form), the aim and the hint turn
+// from half-angle constructions.
 func SolveTwoBone(dst *TwoBoneResult, s *TwoBoneSettings, in *TwoBoneInput) {
-	upperRot := unitOr(in.UpperRot)
-	midRot := unitOr(in.MiddleRot)
-	endRot := unitOr(in.EndRot)
+	upperRot, midRot, endRot := asQuat(&in.UpperRot), asQuat(&in.MiddleRot), asQuat(&in.EndRot)
+	if !nearUnit(upperRot.len2()) || !nearUnit(midRot.len2()) || !nearUnit(endRot.len2()) {
+		upperRot, midRot, endRot = unitQ(&in.UpperRot), unitQ(&in.MiddleRot), unitQ(&in.EndRot)
+	}
 	a, b, c := in.UpperPos, in.MiddlePos, in.EndPos
-	ab, bc := b.Sub(a), c.Sub(b)
-	lab, lbc := mathx.Len(ab), mathx.Len(bc)
+	ab0, ab1, ab2 := b[0]-a[0], b[1]-a[1], b[2]-a[2]
+	bc0, bc1, bc2 := c[0]-b[0], c[1]-b[1], c[2]-b[2]
+	lab, lbc := sqrt32(ab0*ab0+ab1*ab1+ab2*ab2), sqrt32(bc0*bc0+bc1*bc1+bc2*bc2)
 	chain := lab + lbc
-	at := in.Target.Sub(a)
-	lat := mathx.Len(at)
+	at0, at1, at2 := in.Target[0]-a[0], in.Target[1]-a[1], in.Target[2]-a[2]
+	lat2 := at0*at0 + at1*at1 + at2*at2
+	lat := sqrt32(lat2)
 	w := mathx.Clamp01(s.Weight)
 
 	// 1. Soften and clamp the distance the end will be from the upper joint.
@@ -113,53 +121,136 @@ func SolveTwoBone(dst *TwoBoneResult, s *TwoBoneSettings, in *TwoBoneInput) {
 	dist = mathx.Clamp(dist, minReach, chain)
 
 	// 2. Bend the middle joint as a hinge about the bend plane's normal.
-	bend := mgl32.QuatIdent()
+	bend := quat{w: 1}
 	if lab > 1e-6 && lbc > 1e-6 {
-		n := bendNormal(ab, bc, lbc, midRot, s.MidAxis, a, in.Hint, in.UseHint)
-		// Bend angle: 0 straight, pi fully folded.
-		now := math.Atan2(float64(mathx.Len(mathx.Cross(ab, bc))), float64(mathx.Dot(ab, bc)))
-		l1, l2, d := float64(lab), float64(lbc), float64(dist)
-		cosInner := (l1*l1 + l2*l2 - d*d) / (2 * l1 * l2)
-		want := math.Pi - math.Acos(math.Max(-1, math.Min(1, cosInner)))
-		bend = axisAngle(n, want-now)
+		bend = bendRotation(s, in, ab0, ab1, ab2, bc0, bc1, bc2, lab, lbc, dist, minReach, chain, midRot)
 	}
-	bentEnd := b.Add(mathx.Rotate(bend, bc))
+	// The bent end relative to the upper joint.
+	e0, e1, e2 := rotate(bend.w, bend.x, bend.y, bend.z, bc0, bc1, bc2)
+	e0, e1, e2 = ab0+e0, ab1+e1, ab2+e2
 
 	// 3. Aim the end at the target. A target at the upper joint has no
-	// direction: FromToRotation gives the identity.
-	aim := mathx.FromToRotation(bentEnd.Sub(a), at)
+	// direction: fromTo gives the identity.
+	aim := fromTo(e0, e1, e2, at0, at1, at2)
 
 	// 4. Turn about the upper–target line toward the hint.
-	if in.UseHint {
-		if k, ok := mathx.SafeNormalize(at); ok {
-			mid := mathx.Rotate(aim, ab)
-			midPerp := mid.Sub(k.Mul(mathx.Dot(mid, k)))
-			h := in.Hint.Sub(a)
-			hintPerp, ok := mathx.SafeNormalize(h.Sub(k.Mul(mathx.Dot(h, k))))
-			// A middle joint almost on the line (nearly straight limb) has
-			// no reliable side; turning it would spin the limb.
-			if l := mathx.Len(midPerp); ok && l > 1e-3*chain {
-				aim = mathx.Mul(twistAbout(k, midPerp.Mul(1/l), hintPerp), aim)
-			}
-		}
+	if in.UseHint && lat2 > mathx.Epsilon && lat2 <= math.MaxFloat32 {
+		aim = hintTurn(aim, in, ab0, ab1, ab2, at0, at1, at2, lat2, chain)
 	}
 
 	// 5. Weight the world-space corrections and apply them.
 	upperDelta := aim
-	midDelta := mathx.Mul(aim, bend)
+	midDelta := qmul(aim.w, aim.x, aim.y, aim.z, bend.w, bend.x, bend.y, bend.z)
 	if w < 1 {
-		id := mgl32.QuatIdent()
-		upperDelta = mathx.Nlerp(id, upperDelta, w)
-		midDelta = mathx.Nlerp(id, midDelta, w)
+		upperDelta = nlerpIdent(upperDelta, w)
+		midDelta = nlerpIdent(midDelta, w)
 	}
-	dst.UpperRot = mathx.Mul(upperDelta, upperRot)
-	dst.MiddleRot = mathx.Mul(midDelta, midRot)
-	dst.MiddlePos = a.Add(mathx.Rotate(upperDelta, ab))
-	dst.EndPos = dst.MiddlePos.Add(mathx.Rotate(midDelta, bc))
-	dst.EndRot = mathx.Mul(midDelta, endRot)
+	u, m := upperDelta, midDelta
+	dst.UpperRot = qmul(u.w, u.x, u.y, u.z, upperRot.w, upperRot.x, upperRot.y, upperRot.z).mgl()
+	dst.MiddleRot = qmul(m.w, m.x, m.y, m.z, midRot.w, midRot.x, midRot.y, midRot.z).mgl()
+	m0, m1, m2 := rotate(u.w, u.x, u.y, u.z, ab0, ab1, ab2)
+	mid := mgl32.Vec3{a[0] + m0, a[1] + m1, a[2] + m2}
+	dst.MiddlePos = mid
+	l0, l1, l2 := rotate(m.w, m.x, m.y, m.z, bc0, bc1, bc2)
+	dst.EndPos = mgl32.Vec3{mid[0] + l0, mid[1] + l1, mid[2] + l2}
+	dst.EndRot = qmul(m.w, m.x, m.y, m.z, endRot.w, endRot.x, endRot.y, endRot.z).mgl()
 	if in.UseTargetRot {
 		dst.EndRot = mathx.Nlerp(dst.EndRot, unitOr(in.TargetRot), w)
 	}
+}
+
+// bendRotation returns the middle joint's hinge turn that brings the end
+// to dist from the upper joint: about the bend plane's normal n, by the
+// wanted bend angle (0 straight, pi folded) minus the current one. Both
+// angles are kept as half-angle cosines and sines, so the turn's
+// quaternion (cos, sin n) of their half difference needs square roots
+// only.
+func bendRotation(s *TwoBoneSettings, in *TwoBoneInput, ab0, ab1, ab2, bc0, bc1, bc2, lab, lbc, dist, minReach, chain float32, midRot quat) quat {
+	// The bend plane's normal ab × bc; its length and ab·bc give the
+	// current angle.
+	n0, n1, n2 := ab1*bc2-ab2*bc1, ab2*bc0-ab0*bc2, ab0*bc1-ab1*bc0
+	y2 := n0*n0 + n1*n1 + n2*n2
+	y := sqrt32(y2)
+	x := ab0*bc0 + ab1*bc1 + ab2*bc2
+	// Relative threshold: sin of the bend angle above about 1e-4.
+	if y > lab*lbc*1e-4 {
+		if y2 > mathx.Epsilon && y2 <= math.MaxFloat32 {
+			k := 1 / y
+			n0, n1, n2 = n0*k, n1*k, n2*k
+		} else {
+			n0, n1, n2 = 0, 0, 1
+		}
+	} else if h, ok := hintPlaneNormal(in, bc0, bc1, bc2, lbc); ok {
+		n0, n1, n2 = h[0], h[1], h[2]
+	} else {
+		n := bendNormalDegenerate(mgl32.Vec3{bc0, bc1, bc2}, lbc, midRot.mgl(), s.MidAxis)
+		n0, n1, n2 = n[0], n[1], n[2]
+	}
+	// Current half angle: (1 + cos, sin) and (sin, 1 - cos) both point
+	// along (cos, sin) of the half angle; the first is accurate for angles
+	// up to a right angle, the second beyond.
+	r := sqrt32(x*x + y2)
+	cn, sn := r+x, y
+	if x < 0 {
+		cn, sn = y, r-x
+	}
+	if l2 := cn*cn + sn*sn; l2 > 0 {
+		k := 1 / sqrt32(l2)
+		cn, sn = cn*k, sn*k
+	} else {
+		cn, sn = 1, 0
+	}
+	// Wanted half angle, pi/2 minus half the inner angle: cos² ∝
+	// 1 - cosInner ∝ d² - (l1-l2)², sin² ∝ 1 + cosInner ∝ (l1+l2)² - d²,
+	// factored so that neither loses precision near its zero. dist lies in
+	// [minReach, chain], so neither is negative.
+	p := (dist - minReach) * (dist + minReach)
+	q := (chain - dist) * (chain + dist)
+	cw, sw := float32(1), float32(0)
+	if t := p + q; t > 0 {
+		cw, sw = sqrt32(p/t), sqrt32(q/t)
+	}
+	hc, hs := cw*cn+sw*sn, sw*cn-cw*sn
+	return quat{hc, hs * n0, hs * n1, hs * n2}
+}
+
+// hintTurn turns aim about the upper–target line at so that the middle
+// joint lies on the hint's side (step 4). A middle joint almost on the
+// line (nearly straight limb) has no reliable side; turning it would spin
+// the limb, so aim is returned as it is.
+func hintTurn(aim quat, in *TwoBoneInput, ab0, ab1, ab2, at0, at1, at2, lat2, chain float32) quat {
+	kl := 1 / sqrt32(lat2)
+	k0, k1, k2 := at0*kl, at1*kl, at2*kl
+	m0, m1, m2 := rotate(aim.w, aim.x, aim.y, aim.z, ab0, ab1, ab2)
+	md := m0*k0 + m1*k1 + m2*k2
+	m0, m1, m2 = m0-k0*md, m1-k1*md, m2-k2*md
+	a := in.UpperPos
+	h0, h1, h2 := in.Hint[0]-a[0], in.Hint[1]-a[1], in.Hint[2]-a[2]
+	hd := h0*k0 + h1*k1 + h2*k2
+	h0, h1, h2 = h0-k0*hd, h1-k1*hd, h2-k2*hd
+	hl2 := h0*h0 + h1*h1 + h2*h2
+	if !(hl2 > mathx.Epsilon) || !(hl2 <= math.MaxFloat32) {
+		return aim
+	}
+	ml := sqrt32(m0*m0 + m1*m1 + m2*m2)
+	if !(ml > 1e-3*chain) {
+		return aim
+	}
+	// Both unit and perpendicular to k: the twist about k from m to h is
+	// (1 + cos, sin k) normalised; a half turn is (0, k).
+	mk, hk := 1/ml, 1/sqrt32(hl2)
+	m0, m1, m2 = m0*mk, m1*mk, m2*mk
+	h0, h1, h2 = h0*hk, h1*hk, h2*hk
+	cs := m0*h0 + m1*h1 + m2*h2
+	sn := (m1*h2-m2*h1)*k0 + (m2*h0-m0*h2)*k1 + (m0*h1-m1*h0)*k2
+	tw := 1 + cs
+	var twist quat
+	if tw < 1e-6 && sn < 1e-3 && sn > -1e-3 {
+		twist = quat{0, k0, k1, k2}
+	} else {
+		twist = normQ(tw, sn*k0, sn*k1, sn*k2)
+	}
+	return qmul(twist.w, twist.x, twist.y, twist.z, aim.w, aim.x, aim.y, aim.z)
 }
 
 // softDistance eases a target distance lat beyond da toward da+ds with
@@ -174,23 +265,35 @@ func softDistance(lat, da, ds float32) float32 {
 	return da + ds - ds*81/(op2*op2)
 }
 
-// bendNormal returns the unit axis the middle joint bends about: the
-// current bend plane's normal, or for a straight or folded limb the normal
-// of the plane through the hint, the middle joint's axis, or any axis
-// perpendicular to the lower bone, in that order. Bending about the hint
-// plane's normal moves the middle joint toward the hint.
-func bendNormal(ab, bc mgl32.Vec3, lbc float32, midRot mgl32.Quat, midAxis, a, hint mgl32.Vec3, useHint bool) mgl32.Vec3 {
-	// Relative threshold: sin of the bend angle above about 1e-4.
-	scale := mathx.Len(ab) * lbc * 1e-4
-	if n := mathx.Cross(ab, bc); mathx.Len(n) > scale {
-		return mathx.NormalizeOr(n, mgl32.Vec3{0, 0, 1})
+// hintPlaneNormal returns, for a straight or folded limb (the current
+// bend plane undefined), the unit normal of the plane through the hint and
+// the lower bone bc: bending about it moves the middle joint toward the
+// hint. ok is false without a hint or for a hint on the limb's line.
+func hintPlaneNormal(in *TwoBoneInput, bc0, bc1, bc2, lbc float32) (n mgl32.Vec3, ok bool) {
+	if !in.UseHint {
+		return n, false
 	}
+	k := 1 / lbc
+	d0, d1, d2 := bc0*k, bc1*k, bc2*k
+	a := in.UpperPos
+	h0, h1, h2 := in.Hint[0]-a[0], in.Hint[1]-a[1], in.Hint[2]-a[2]
+	c0, c1, c2 := h1*d2-h2*d1, h2*d0-h0*d2, h0*d1-h1*d0
+	c2l := c0*c0 + c1*c1 + c2*c2
+	if !(sqrt32(c2l) > 1e-4*sqrt32(h0*h0+h1*h1+h2*h2)) {
+		return n, false
+	}
+	if !(c2l > mathx.Epsilon) || !(c2l <= math.MaxFloat32) {
+		return mgl32.Vec3{0, 0, 1}, true
+	}
+	k = 1 / sqrt32(c2l)
+	return mgl32.Vec3{c0 * k, c1 * k, c2 * k}, true
+}
+
+// bendNormalDegenerate returns the unit axis a straight or folded limb
+// without a usable hint bends about: the middle joint's axis made
+// perpendicular to the lower bone, or any axis perpendicular to it.
+func bendNormalDegenerate(bc mgl32.Vec3, lbc float32, midRot mgl32.Quat, midAxis mgl32.Vec3) mgl32.Vec3 {
 	dir := bc.Mul(1 / lbc)
-	if useHint {
-		if n := mathx.Cross(hint.Sub(a), dir); mathx.Len(n) > 1e-4*mathx.Len(hint.Sub(a)) {
-			return mathx.NormalizeOr(n, mgl32.Vec3{0, 0, 1})
-		}
-	}
 	m := mathx.Rotate(midRot, midAxis)
 	if n, ok := mathx.SafeNormalize(m.Sub(dir.Mul(mathx.Dot(m, dir)))); ok {
 		return n
@@ -203,5 +306,13 @@ func bendNormal(ab, bc mgl32.Vec3, lbc float32, midRot mgl32.Quat, midAxis, a, h
 // Convert parents first: a child's parent world rotation is the parent's new
 // world rotation.
 func LocalRotation(parentWorldRot, worldRot mgl32.Quat) mgl32.Quat {
-	return unitOr(mathx.Mul(mathx.Conjugate(unitOr(parentWorldRot)), unitOr(worldRot)))
+	p, w := asQuat(&parentWorldRot), asQuat(&worldRot)
+	if !nearUnit(p.len2()) || !nearUnit(w.len2()) {
+		p, w = unitQ(&parentWorldRot), unitQ(&worldRot)
+	}
+	l := qmul(p.w, -p.x, -p.y, -p.z, w.w, w.x, w.y, w.z)
+	if !nearUnit(l.len2()) {
+		return unitOr(l.mgl())
+	}
+	return l.mgl()
 }

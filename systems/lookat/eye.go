@@ -1,8 +1,6 @@
 package lookat
 
 import (
-	"math"
-
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/internal/check"
@@ -113,14 +111,23 @@ type EyeState struct {
 // the up axis, limited to the settings' range. A target straight above or
 // below (or at the origin) gives 0 before limiting.
 func (e *Eye) TargetYaw(in *EyeInput) float32 {
-	parent := unitOr(in.ParentWorldRot, mgl32.QuatIdent())
-	rest := unitOr(in.RestLocalRot, mgl32.QuatIdent())
+	return e.targetYaw(in, unitOr(in.RestLocalRot, mgl32.QuatIdent()))
+}
+
+// targetYaw is TargetYaw with the rest rotation made unit already, in
+// float32 scalars.
+func (e *Eye) targetYaw(in *EyeInput, rest mgl32.Quat) float32 {
+	p := unitOr(in.ParentWorldRot, mgl32.QuatIdent())
 	f, _, side := e.axes()
-	d := mathx.InvRotate(mathx.Mul(parent, rest), in.TargetPos.Sub(in.Origin))
-	x, y := mathx.Dot(d, f), mathx.Dot(d, side)
+	// d = (p rest)⁻¹ (target - origin)
+	qw, qx, qy, qz := qmul(p.W, p.V[0], p.V[1], p.V[2], rest.W, rest.V[0], rest.V[1], rest.V[2])
+	v := in.TargetPos.Sub(in.Origin)
+	d0, d1, d2 := rotate(qw, -qx, -qy, -qz, v[0], v[1], v[2])
+	x := d0*f[0] + d1*f[1] + d2*f[2]
+	y := d0*side[0] + d1*side[1] + d2*side[2]
 	yaw := float32(0)
 	if x*x+y*y > mathx.Epsilon {
-		yaw = float32(math.Atan2(float64(y), float64(x)))
+		yaw = atan2_32(y, x)
 	}
 	return mathx.Clamp(yaw, e.lo, e.hi)
 }
@@ -132,7 +139,7 @@ func (e *Eye) TargetYaw(in *EyeInput) float32 {
 // two yaws inside the limits stays inside them.
 func (e *Eye) Step(dst *mgl32.Quat, st *EyeState, in *EyeInput, dt float32) {
 	rest := unitOr(in.RestLocalRot, mgl32.QuatIdent())
-	goal := e.TargetYaw(in)
+	goal := e.targetYaw(in, rest)
 	y := st.Yaw
 	if !mathx.IsFinite(y) {
 		y = 0
@@ -141,5 +148,25 @@ func (e *Eye) Step(dst *mgl32.Quat, st *EyeState, in *EyeInput, dt float32) {
 	// settings change); inside them the damped yaw is already in range.
 	st.Yaw = mathx.Clamp(damp(y, goal, Damping(e.settings.Speed, dt)), e.lo, e.hi)
 	_, u, _ := e.axes()
-	*dst = mathx.Mul(rest, axisAngle(u, st.Yaw*mathx.Clamp01(in.Weight)))
+	// The yaw is within ±pi, so its half within ±pi/2.
+	sn, cs := sincosHalfTurn(st.Yaw * mathx.Clamp01(in.Weight) / 2)
+	w, x, yy, z := qmul(rest.W, rest.V[0], rest.V[1], rest.V[2], cs, u[0]*sn, u[1]*sn, u[2]*sn)
+	*dst = mgl32.Quat{W: w, V: mgl32.Vec3{x, yy, z}}
+}
+
+// qmul is the Hamilton product a b (apply b, then a) in scalars, W first,
+// so that it inlines.
+func qmul(aw, ax, ay, az, bw, bx, by, bz float32) (float32, float32, float32, float32) {
+	return aw*bw - ax*bx - ay*by - az*bz,
+		aw*bx + ax*bw + ay*bz - az*by,
+		aw*by + ay*bw + az*bx - ax*bz,
+		aw*bz + az*bw + ax*by - ay*bx
+}
+
+// rotate returns v rotated by the unit quaternion (w, x, y, z), in
+// scalars so that it inlines.
+func rotate(w, x, y, z, v0, v1, v2 float32) (float32, float32, float32) {
+	// t = 2 (q.V × v); v' = v + w t + q.V × t
+	t0, t1, t2 := 2*(y*v2-z*v1), 2*(z*v0-x*v2), 2*(x*v1-y*v0)
+	return v0 + w*t0 + y*t2 - z*t1, v1 + w*t1 + z*t0 - x*t2, v2 + w*t2 + x*t1 - y*t0
 }
