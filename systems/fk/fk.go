@@ -120,14 +120,26 @@ func RunOrder(worldPos []mgl32.Vec3, worldRot []mgl32.Quat, worldScale []mgl32.V
 	localPos, localRot, localScale = localPos[:n], localRot[:n], localScale[:n]
 	worldPos, worldRot, worldScale = worldPos[:n], worldRot[:n], worldScale[:n]
 	for _, i := range order {
-		pp, pr, ps := rootPos, rootRot, rootScale
+		pp, pr, ps := &rootPos, &rootRot, &rootScale
 		if p := parents[i]; p >= 0 {
-			pp, pr, ps = worldPos[p], worldRot[p], worldScale[p]
+			pp, pr, ps = &worldPos[p], &worldRot[p], &worldScale[p]
 		}
-		lp, lr, ls := localPos[i], localRot[i], localScale[i]
-		// Scaled local offset, rotated by the parent (t = 2 v×x form).
-		x, y, z := ps[0]*lp[0], ps[1]*lp[1], ps[2]*lp[2]
 		qw, qx, qy, qz := pr.W, pr.V[0], pr.V[1], pr.V[2]
+		lr := &localRot[i]
+		rw, rx, ry, rz := lr.W, lr.V[0], lr.V[1], lr.V[2]
+		worldRot[i] = mgl32.Quat{
+			W: qw*rw - qx*rx - qy*ry - qz*rz,
+			V: mgl32.Vec3{
+				qw*rx + qx*rw + qy*rz - qz*ry,
+				qw*ry + qy*rw + qz*rx - qx*rz,
+				qw*rz + qz*rw + qx*ry - qy*rx,
+			},
+		}
+		// Scaled local offset, rotated by the parent (t = 2 v×x form).
+		sx, sy, sz := ps[0], ps[1], ps[2]
+		lp, ls := &localPos[i], &localScale[i]
+		x, y, z := sx*lp[0], sy*lp[1], sz*lp[2]
+		worldScale[i] = mgl32.Vec3{sx * ls[0], sy * ls[1], sz * ls[2]}
 		tx := 2 * (qy*z - qz*y)
 		ty := 2 * (qz*x - qx*z)
 		tz := 2 * (qx*y - qy*x)
@@ -136,14 +148,5 @@ func RunOrder(worldPos []mgl32.Vec3, worldRot []mgl32.Quat, worldScale []mgl32.V
 			pp[1] + y + qw*ty + (qz*tx - qx*tz),
 			pp[2] + z + qw*tz + (qx*ty - qy*tx),
 		}
-		worldRot[i] = mgl32.Quat{
-			W: qw*lr.W - qx*lr.V[0] - qy*lr.V[1] - qz*lr.V[2],
-			V: mgl32.Vec3{
-				qw*lr.V[0] + qx*lr.W + qy*lr.V[2] - qz*lr.V[1],
-				qw*lr.V[1] + qy*lr.W + qz*lr.V[0] - qx*lr.V[2],
-				qw*lr.V[2] + qz*lr.W + qx*lr.V[1] - qy*lr.V[0],
-			},
-		}
-		worldScale[i] = mgl32.Vec3{ps[0] * ls[0], ps[1] * ls[1], ps[2] * ls[2]}
 	}
 }
