@@ -340,9 +340,36 @@ func prepareSimple(st *SpringStore, items []featureRef[components.SimpleSprings]
 	st.Simple.prepareSimple(items)
 }
 
+// stepChars steps characters lo..hi-1, each while the pose data of the
+// one after next is on its way: a character's springs touch a few bones
+// spread over its pose, which left the caches phases ago, and waiting for
+// them cost as much as the springs' arithmetic.
 func (s *SimpleSprings) stepChars(lo, hi int) {
-	for i := lo; i < hi; i++ {
-		s.stepChar(&s.chars.items[i])
+	items := s.chars.items[lo:hi]
+	for i := range items {
+		if i+simpleAhead < len(items) {
+			s.prefetch(&items[i+simpleAhead])
+		}
+		s.stepChar(&items[i])
+	}
+}
+
+// simpleAhead is how many characters ahead stepChars prefetches.
+const simpleAhead = 2
+
+// prefetch starts loading what stepChar reads of a character's pose,
+// each spring's first bone's local rotation and its parent's world
+// transform, and the springs' constants.
+func (s *SimpleSprings) prefetch(it *featureRef[components.SimpleSprings]) {
+	h, st, pool, a := it.feat, &s.st.Simple, s.pool, it.pose.First
+	for k := h.First; k < h.First+h.Count; k++ {
+		info := &st.Info[k]
+		st.Chains[k].Prefetch()
+		spring.Prefetch(unsafe.Pointer(&pool.LocalRot[a+st.JointBone[info.Joint0]]), 1)
+		b := a + info.Parent
+		spring.Prefetch(unsafe.Pointer(&pool.WorldPos[b]), 1)
+		spring.Prefetch(unsafe.Pointer(&pool.WorldRot[b]), 1)
+		spring.Prefetch(unsafe.Pointer(&pool.WorldScale[b]), 1)
 	}
 }
 
