@@ -67,7 +67,8 @@ func scaleCase(rng *rand.Rand, j *Job, kind int) {
 	}
 }
 
-// TestRunOrderMatchesReferenceBitForBit runs the kernel and the reference
+// TestRunOrderMatchesReferenceBitForBit runs the kernels (RunOrder's and
+// the Go one on alternate trials) and the reference
 // on random skeletons in storage order, level order, sub-ranges and
 // ancestor paths, with every kind of scale, and compares the bits.
 func TestRunOrderMatchesReferenceBitForBit(t *testing.T) {
@@ -107,11 +108,15 @@ func TestRunOrderMatchesReferenceBitForBit(t *testing.T) {
 			for _, b := range order {
 				j.WorldPos[b], j.WorldRot[b], j.WorldScale[b] = mgl32.Vec3{7, 7, 7}, mgl32.Quat{W: 7}, mgl32.Vec3{7, 7, 7}
 			}
-			if k == 0 {
+			switch {
+			case k == 0:
 				j.Lo, j.Hi, j.Order = 0, n, nil
 				j.Run()
-			} else {
+			case trial%2 == 0:
 				RunOrder(j.WorldPos, j.WorldRot, j.WorldScale, j.Parents, j.LocalPos, j.LocalRot, j.LocalScale,
+					j.RootPos, j.RootRot, j.RootScale, order)
+			default: // the Go kernel, whichever RunOrder uses
+				runOrderGo(j.WorldPos, j.WorldRot, j.WorldScale, j.Parents, j.LocalPos, j.LocalRot, j.LocalScale,
 					j.RootPos, j.RootRot, j.RootScale, order)
 			}
 			for i := 0; i < n; i++ {
@@ -136,4 +141,36 @@ func sameBits3(a, b mgl32.Vec3) bool {
 
 func sameBitsQ(a, b mgl32.Quat) bool {
 	return math.Float32bits(a.W) == math.Float32bits(b.W) && sameBits3(a.V, b.V)
+}
+
+// TestRunOrderPanicsOnBadIndex: an order or parent out of range panics, as
+// an index does, after the bones before it are computed.
+func TestRunOrderPanicsOnBadIndex(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		order   []int32
+		parent2 int32
+	}{
+		{"order past the end", []int32{0, 1, 9}, 1},
+		{"negative order", []int32{0, 1, -2}, 1},
+		{"parent past the end", []int32{0, 1, 2}, 7},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			j := randomJob(rand.New(rand.NewSource(9)), 3)
+			j.Parents[2] = tc.parent2
+			for i := range j.WorldPos {
+				j.WorldPos[i] = mgl32.Vec3{7, 7, 7}
+			}
+			defer func() {
+				if recover() == nil {
+					t.Fatal("no panic")
+				}
+				if j.WorldPos[1] == (mgl32.Vec3{7, 7, 7}) {
+					t.Fatal("bones before the bad one not computed")
+				}
+			}()
+			RunOrder(j.WorldPos, j.WorldRot, j.WorldScale, j.Parents, j.LocalPos, j.LocalRot, j.LocalScale,
+				j.RootPos, j.RootRot, j.RootScale, tc.order)
+		})
+	}
 }
