@@ -23,9 +23,6 @@ func runOrderSSE(worldPos *mgl32.Vec3, worldRot *mgl32.Quat, worldScale *mgl32.V
 	localPos *mgl32.Vec3, localRot *mgl32.Quat, localScale *mgl32.Vec3, root *rootTransform,
 	order *int32, m, n int) int
 
-// asmKernel tells tests that runOrder is the assembly kernel.
-const asmKernel = true
-
 // runOrder checks the lengths as the Go kernel does and runs the SSE
 // kernel; a bad index is left to the Go kernel, which panics on it as
 // before.
