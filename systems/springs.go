@@ -340,9 +340,44 @@ func prepareSimple(st *SpringStore, items []featureRef[components.SimpleSprings]
 	st.Simple.prepareSimple(items)
 }
 
+// stepChars steps characters lo..hi-1 while the data of those ahead is on
+// its way: a character's springs touch a few bones spread over its pose,
+// which left the caches phases ago, and waiting for them cost as much as
+// the springs' arithmetic. Its components are fetched simpleAhead*2
+// characters ahead, the pose bones and chains they point to simpleAhead.
 func (s *SimpleSprings) stepChars(lo, hi int) {
-	for i := lo; i < hi; i++ {
-		s.stepChar(&s.chars.items[i])
+	items := s.chars.items[lo:hi]
+	for i := range items {
+		if k := i + 2*simpleAhead; k < len(items) {
+			it := &items[k]
+			spring.Prefetch(unsafe.Pointer(it.feat), unsafe.Sizeof(*it.feat))
+			spring.Prefetch(unsafe.Pointer(it.pose), unsafe.Sizeof(*it.pose))
+			spring.Prefetch(unsafe.Pointer(it.root), unsafe.Sizeof(*it.root))
+		}
+		if k := i + simpleAhead; k < len(items) {
+			s.prefetch(&items[k])
+		}
+		s.stepChar(&items[i])
+	}
+}
+
+// simpleAhead is how many characters ahead stepChars prefetches the pose
+// bones.
+const simpleAhead = 2
+
+// prefetch starts loading what stepChar reads of a character's pose,
+// each spring's first bone's local rotation and its parent's world
+// transform, and the springs' constants.
+func (s *SimpleSprings) prefetch(it *featureRef[components.SimpleSprings]) {
+	h, st, pool, a := it.feat, &s.st.Simple, s.pool, it.pose.First
+	for k := h.First; k < h.First+h.Count; k++ {
+		info := &st.Info[k]
+		st.Chains[k].Prefetch()
+		spring.Prefetch(unsafe.Pointer(&pool.LocalRot[a+st.JointBone[info.Joint0]]), 1)
+		b := a + info.Parent
+		spring.Prefetch(unsafe.Pointer(&pool.WorldPos[b]), 1)
+		spring.Prefetch(unsafe.Pointer(&pool.WorldRot[b]), 1)
+		spring.Prefetch(unsafe.Pointer(&pool.WorldScale[b]), 1)
 	}
 }
 
@@ -360,8 +395,11 @@ func (s *SimpleSprings) stepChar(it *featureRef[components.SimpleSprings]) {
 	st, pool, a := &s.st.Simple, s.pool, pose.First
 	for k := h.First; k < h.First+h.Count; k++ {
 		info, c, state := &st.Info[k], st.Chains[k], &st.States[k]
-		// Earlier chains may have turned this one's parent.
-		EnsureCurrent(pool, skel, pose, root, max(info.Parent, info.Center))
+		// Earlier chains may have turned this one's parent (the root has
+		// not moved since the check above).
+		if b := max(info.Parent, info.Center); !pose.Clean() && b >= pose.DirtyLo {
+			EnsureCurrent(pool, skel, pose, root, b)
+		}
 		j0, j1 := info.Joint0, info.Joint0+info.N
 		bones, anim, rot := st.JointBone[j0:j1], st.Anim[j0:j1], st.Rot[j0:j1]
 		for j, bone := range bones {

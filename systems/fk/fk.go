@@ -111,39 +111,12 @@ func Run(worldPos []mgl32.Vec3, worldRot []mgl32.Quat, worldScale []mgl32.Vec3,
 // (Skeleton.LevelOrder) runs faster than storage order on chains: a bone
 // of a chain needs the one before it, so in storage order every bone
 // waits for the previous result, while in level order neighbours are
-// independent and the CPU overlaps them (19 -> 11.5 ns per bone on a
-// chain, see BenchmarkRun).
+// independent and the CPU overlaps them (see BenchmarkRunChain). On amd64
+// the kernel is SSE assembly (kernel_amd64.s) that gives the Go kernel's
+// bits; build with the purego tag for the Go one.
 func RunOrder(worldPos []mgl32.Vec3, worldRot []mgl32.Quat, worldScale []mgl32.Vec3,
 	parents []int32, localPos []mgl32.Vec3, localRot []mgl32.Quat, localScale []mgl32.Vec3,
 	rootPos mgl32.Vec3, rootRot mgl32.Quat, rootScale mgl32.Vec3, order []int32) {
-	n := len(parents)
-	localPos, localRot, localScale = localPos[:n], localRot[:n], localScale[:n]
-	worldPos, worldRot, worldScale = worldPos[:n], worldRot[:n], worldScale[:n]
-	for _, i := range order {
-		pp, pr, ps := rootPos, rootRot, rootScale
-		if p := parents[i]; p >= 0 {
-			pp, pr, ps = worldPos[p], worldRot[p], worldScale[p]
-		}
-		lp, lr, ls := localPos[i], localRot[i], localScale[i]
-		// Scaled local offset, rotated by the parent (t = 2 v×x form).
-		x, y, z := ps[0]*lp[0], ps[1]*lp[1], ps[2]*lp[2]
-		qw, qx, qy, qz := pr.W, pr.V[0], pr.V[1], pr.V[2]
-		tx := 2 * (qy*z - qz*y)
-		ty := 2 * (qz*x - qx*z)
-		tz := 2 * (qx*y - qy*x)
-		worldPos[i] = mgl32.Vec3{
-			pp[0] + x + qw*tx + (qy*tz - qz*ty),
-			pp[1] + y + qw*ty + (qz*tx - qx*tz),
-			pp[2] + z + qw*tz + (qx*ty - qy*tx),
-		}
-		worldRot[i] = mgl32.Quat{
-			W: qw*lr.W - qx*lr.V[0] - qy*lr.V[1] - qz*lr.V[2],
-			V: mgl32.Vec3{
-				qw*lr.V[0] + qx*lr.W + qy*lr.V[2] - qz*lr.V[1],
-				qw*lr.V[1] + qy*lr.W + qz*lr.V[0] - qx*lr.V[2],
-				qw*lr.V[2] + qz*lr.W + qx*lr.V[1] - qy*lr.V[0],
-			},
-		}
-		worldScale[i] = mgl32.Vec3{ps[0] * ls[0], ps[1] * ls[1], ps[2] * ls[2]}
-	}
+	runOrder(worldPos, worldRot, worldScale, parents, localPos, localRot, localScale,
+		rootPos, rootRot, rootScale, order)
 }

@@ -2,6 +2,7 @@ package spring
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -60,42 +61,45 @@ func (d *SimpleChainDesc) Validate() error {
 
 // SimpleChain is the immutable layout of a simple spring chain.
 type SimpleChain struct {
-	localPos   []mgl32.Vec3
-	localScale []mgl32.Vec3
-	springEnd  []mgl32.Vec3
-	bounciness []float32
-	stiffness  []float32
-	damping    []float32
+	joints []simpleJoint
+	// one holds a one-bone chain's joint (the usual earring or tail tip)
+	// in the chain's own allocation: stepping it then reads one or two
+	// cache lines where separate arrays would cost a miss each.
+	one [1]simpleJoint
+}
+
+// simpleJoint is one bone's constants, together because a step reads them
+// together.
+type simpleJoint struct {
+	localPos, localScale, springEnd v3
+	bounciness, stiffness, damping  float32
 }
 
 // Len returns the number of bones.
-func (c *SimpleChain) Len() int { return len(c.localPos) }
+func (c *SimpleChain) Len() int { return len(c.joints) }
+
+// Prefetch starts loading the chain's constants (all of them for a
+// one-bone chain), for a caller that steps it soon.
+func (c *SimpleChain) Prefetch() { Prefetch(unsafe.Pointer(c), unsafe.Sizeof(*c)) }
 
 // NewSimpleChain validates d and builds the layout.
 func NewSimpleChain(d *SimpleChainDesc) (*SimpleChain, error) {
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
-	n := len(d.Joints)
-	c := &SimpleChain{
-		localPos:   make([]mgl32.Vec3, n),
-		localScale: make([]mgl32.Vec3, n),
-		springEnd:  make([]mgl32.Vec3, n),
-		bounciness: make([]float32, n),
-		stiffness:  make([]float32, n),
-		damping:    make([]float32, n),
+	c := &SimpleChain{}
+	c.joints = c.one[:]
+	if n := len(d.Joints); n > 1 {
+		c.joints = make([]simpleJoint, n)
 	}
 	for i := range d.Joints {
 		j := &d.Joints[i]
-		c.localPos[i] = j.LocalPos
-		c.localScale[i] = j.LocalScale
-		if j.LocalScale == (mgl32.Vec3{}) {
-			c.localScale[i] = mgl32.Vec3{1, 1, 1}
+		scale := j.LocalScale
+		if scale == (mgl32.Vec3{}) {
+			scale = mgl32.Vec3{1, 1, 1}
 		}
-		c.springEnd[i] = j.SpringEnd
-		c.bounciness[i] = j.Bounciness
-		c.stiffness[i] = j.Stiffness
-		c.damping[i] = j.Damping
+		c.joints[i] = simpleJoint{localPos: ld(&j.LocalPos), localScale: ld(&scale), springEnd: ld(&j.SpringEnd),
+			bounciness: j.Bounciness, stiffness: j.Stiffness, damping: j.Damping}
 	}
 	return c, nil
 }
@@ -118,15 +122,16 @@ func (c *SimpleChain) NewState() SimpleState {
 func ResetSimple(s *SimpleState, c *SimpleChain, animLocalRot []mgl32.Quat,
 	parentPos mgl32.Vec3, parentRot mgl32.Quat, parentScale mgl32.Vec3,
 	centerPos mgl32.Vec3, centerRot mgl32.Quat) {
-	n := len(c.localPos)
+	n := len(c.joints)
 	if len(animLocalRot) < n || len(s.LastTip) < n || len(s.Velocity) < n {
 		return
 	}
 	p := transform{pos: ld(&parentPos), rot: ldq(&parentRot), scale: ld(&parentScale)}
 	cp, cr := ld(&centerPos), ldq(&centerRot)
 	for i := 0; i < n; i++ {
-		w := p.child(ld(&c.localPos[i]), ldq(&animLocalRot[i]), ld(&c.localScale[i]))
-		tip := w.pos.add(w.rot.rot(w.scale.mul(ld(&c.springEnd[i]))))
+		j := &c.joints[i]
+		w := p.child(j.localPos, ldq(&animLocalRot[i]), j.localScale)
+		tip := w.pos.add(w.rot.rot(w.scale.mul(j.springEnd)))
 		s.LastTip[i] = cr.invRot(tip.sub(cp)).vec()
 		s.Velocity[i] = mgl32.Vec3{}
 		p = w
@@ -147,34 +152,57 @@ func ResetSimple(s *SimpleState, c *SimpleChain, animLocalRot []mgl32.Quat,
 // The stiffness term is a unit direction in the source; it is multiplied by
 // the bone's world scale (largest component) so that a scaled rig moves
 // exactly scaled.
+//
+// The kernel composes the helpers' inline pieces (rotT, rotFin, mulW...)
+// rather than calling rot, mul and fromTo: each call spilled every live
+// register, and the sequence of operations, so every bit, is theirs.
 func StepSimple(dstLocalRot, animLocalRot []mgl32.Quat, s *SimpleState, c *SimpleChain,
 	parentPos mgl32.Vec3, parentRot mgl32.Quat, parentScale mgl32.Vec3,
 	centerPos mgl32.Vec3, centerRot mgl32.Quat, dt float32) {
-	n := len(c.localPos)
+	joints := c.joints
+	n := len(joints)
 	if len(dstLocalRot) < n || len(animLocalRot) < n || len(s.LastTip) < n || len(s.Velocity) < n {
 		return
 	}
+	dstLocalRot, animLocalRot, lastTips, vels := dstLocalRot[:n], animLocalRot[:n], s.LastTip[:n], s.Velocity[:n]
 	if !(dt >= 0) || dt-dt != 0 {
 		dt = 0
 	}
 	p := transform{pos: ld(&parentPos), rot: ldq(&parentRot), scale: ld(&parentScale)}
 	cp, cr := ld(&centerPos), ldq(&centerRot)
 	centred := cp != (v3{}) || cr != (q4{w: 1})
-	for i := 0; i < n; i++ {
-		w := p.child(ld(&c.localPos[i]), ldq(&animLocalRot[i]), ld(&c.localScale[i]))
+	for i := range joints {
+		j := &joints[i]
+		// w = p.child(j.localPos, animLocalRot[i], j.localScale)
+		r := ldq(&animLocalRot[i])
+		off := p.scale.mul(j.localPos)
+		w := transform{
+			pos:   p.pos.add(p.rot.rotFin(off, p.rot.rotT(off))),
+			rot:   q4{p.rot.mulW(r), p.rot.mulX(r), p.rot.mulY(r), p.rot.mulZ(r)},
+			scale: p.scale.mul(j.localScale),
+		}
 		head := w.pos
-		animOff := w.rot.rot(w.scale.mul(ld(&c.springEnd[i])))
-		length := animOff.len()
-		animDir := animOff.norm(w.rot.rot(v3{0, 1, 0}))
+		end := w.scale.mul(j.springEnd)
+		animOff := w.rot.rotFin(end, w.rot.rotT(end))
+		l2 := animOff.dot(animOff)
+		length := sqrt(l2)
+		var animDir v3
+		if !(l2 > 1e-12) || l2-l2 != 0 { // as norm: no direction, the bone's y axis
+			y := v3{0, 1, 0}
+			animDir = w.rot.rotFin(y, w.rot.rotT(y))
+		} else {
+			animDir = animOff.scale(1 / sqrt(l2))
+		}
 		animTip := head.add(animOff)
 
-		last, vel := ld(&s.LastTip[i]), ld(&s.Velocity[i])
+		last, vel := ld(&lastTips[i]), ld(&vels[i])
 		if centred {
-			last, vel = cr.rot(last).add(cp), cr.rot(vel)
+			last = cr.rotFin(last, cr.rotT(last)).add(cp)
+			vel = cr.rotFin(vel, cr.rotT(vel))
 		}
-		force := animTip.sub(last).scale(c.bounciness[i]).
-			add(animDir.scale(c.stiffness[i] * maxAbs(w.scale))).
-			sub(vel.scale(c.damping[i]))
+		force := animTip.sub(last).scale(j.bounciness).
+			add(animDir.scale(j.stiffness * maxAbs(w.scale))).
+			sub(vel.scale(j.damping))
 		vel = vel.add(force.scale(dt))
 		tip := last.add(vel.scale(dt))
 		tip = head.add(tip.sub(head).norm(animDir).scale(length))
@@ -182,13 +210,36 @@ func StepSimple(dstLocalRot, animLocalRot []mgl32.Quat, s *SimpleState, c *Simpl
 			tip, vel = animTip, v3{}
 		}
 		if centred {
-			s.LastTip[i], s.Velocity[i] = cr.invRot(tip.sub(cp)).vec(), cr.invRot(vel).vec()
+			ci := cr.conj()
+			rel := tip.sub(cp)
+			lastTips[i] = ci.rotFin(rel, ci.rotT(rel)).vec()
+			vels[i] = ci.rotFin(vel, ci.rotT(vel)).vec()
 		} else {
-			s.LastTip[i], s.Velocity[i] = tip.vec(), vel.vec()
+			lastTips[i], vels[i] = tip.vec(), vel.vec()
 		}
 
-		w.rot = fromTo(animDir, tip.sub(head)).mul(w.rot)
-		dstLocalRot[i] = p.rot.conj().mul(w.rot).quat()
+		// w.rot = fromTo(animDir, tip-head) * w.rot
+		f := simpleFromTo(animDir, tip.sub(head))
+		w.rot = q4{f.mulW(w.rot), f.mulX(w.rot), f.mulY(w.rot), f.mulZ(w.rot)}
+		pc := p.rot.conj()
+		dstLocalRot[i] = q4{pc.mulW(w.rot), pc.mulX(w.rot), pc.mulY(w.rot), pc.mulZ(w.rot)}.quat()
 		p = w
 	}
+}
+
+// simpleFromTo is fromTo for StepSimple, with fromTo's operations; the
+// nearly opposite case, rare, is fromTo's own.
+func simpleFromTo(a, b v3) q4 {
+	l2 := b.dot(b)
+	if !(l2 > 1e-12) || l2-l2 != 0 {
+		return q4{w: 1}
+	}
+	h := a.add(b.scale(1 / sqrt(l2)))
+	h2 := h.dot(h)
+	if h2 < 0.2 {
+		return fromTo(a, b)
+	}
+	h = h.scale(1 / sqrt(h2))
+	c := a.cross(h)
+	return q4{a.dot(h), c.x, c.y, c.z}
 }
