@@ -512,6 +512,14 @@ func TestVRMChainDescValidate(t *testing.T) {
 		}},
 		{"Joints[0].Limit.Kind", func(d *VRMChainDesc) { d.Joints[0].Limit.Kind = 9 }},
 		{"FixedStep", func(d *VRMChainDesc) { d.FixedStep = -1 }},
+		{"Joints[2].DragForce", func(d *VRMChainDesc) {
+			d.Joints = append(d.Joints, d.Joints[0], d.Joints[0])
+			d.Joints[2].DragForce = 2
+		}},
+		{"Joints[1].Limit.Kind", func(d *VRMChainDesc) {
+			d.Joints = append(d.Joints, d.Joints[0])
+			d.Joints[1].Limit.Kind = 9
+		}},
 	}
 	for _, tc := range cases {
 		d := good()
