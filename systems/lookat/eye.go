@@ -59,6 +59,7 @@ type Eye struct {
 	settings   EyeSettings
 	f, u, side vec
 	lo, hi     float32 // yaw limits in radians
+	prepared   bool    // set by NewEye: the axes above are valid
 }
 
 // NewEye validates s and prepares it for the per-frame kernel.
@@ -66,7 +67,7 @@ func NewEye(s EyeSettings) (Eye, error) {
 	if err := s.Validate(); err != nil {
 		return Eye{}, err
 	}
-	e := Eye{settings: s, lo: s.MinYawDegrees * degToRad, hi: s.MaxYawDegrees * degToRad}
+	e := Eye{settings: s, prepared: true, lo: s.MinYawDegrees * degToRad, hi: s.MaxYawDegrees * degToRad}
 	f, u, side := boneAxes(s.Forward, s.Up)
 	e.f, e.u, e.side = asVec(&f), asVec(&u), asVec(&side)
 	return e, nil
@@ -76,7 +77,7 @@ func NewEye(s EyeSettings) (Eye, error) {
 func (e *Eye) Settings() EyeSettings { return e.settings }
 
 func (e *Eye) axes() (f, u, side vec) {
-	if e.f == (vec{}) {
+	if !e.prepared {
 		return vec{0, 0, 1}, vec{0, 1, 0}, vec{1, 0, 0}
 	}
 	return e.f, e.u, e.side

@@ -69,6 +69,7 @@ type Head struct {
 	basis          quat // rotation with columns side, u, f
 	cosMax, sinMax float32
 	limited        bool
+	prepared       bool // set by NewHead: the axes above are valid
 }
 
 // NewHead validates s and prepares it for the per-frame kernels.
@@ -76,7 +77,7 @@ func NewHead(s HeadSettings) (Head, error) {
 	if err := s.Validate(); err != nil {
 		return Head{}, err
 	}
-	h := Head{settings: s}
+	h := Head{settings: s, prepared: true}
 	f, u, side := boneAxes(s.Forward, s.Up)
 	h.f, h.u, h.side = asVec(&f), asVec(&u), asVec(&side)
 	h.basis = basisQ(side[0], side[1], side[2], u[0], u[1], u[2], f[0], f[1], f[2])
@@ -92,7 +93,7 @@ func (h *Head) Settings() HeadSettings { return h.settings }
 
 // axes returns the prepared axes, or +Z, +Y, +X for the zero value.
 func (h *Head) axes() (f, u, side vec, basis quat) {
-	if h.f == (vec{}) {
+	if !h.prepared {
 		return vec{0, 0, 1}, vec{0, 1, 0}, vec{1, 0, 0}, identQ
 	}
 	return h.f, h.u, h.side, h.basis
@@ -219,16 +220,18 @@ func fromTo(from, to vec) quat {
 // inside without touching the smoothed state. Only for a limited head.
 func (h *Head) limit(rest, q quat) quat {
 	f, _, side, _ := h.axes()
-	// q in rest space, and its forward.
+	// q in rest space, r = (w, v); the cosine of the angle its forward
+	// makes with f is f·(r f r⁻¹) = w² - v·v + 2 (v·f)² for unit r.
 	r := qmul(rest.w, -rest.x, -rest.y, -rest.z, q.w, q.x, q.y, q.z)
-	f0, f1, f2 := rotate(r.w, r.x, r.y, r.z, f.x, f.y, f.z)
-	fwd := vec{f0, f1, f2}
+	vf := r.x*f.x + r.y*f.y + r.z*f.z
 	// The tolerance absorbs float32 rounding of a state resting on the
 	// cone's edge (about 1e-5 rad), so that the correction runs only when
 	// the arc really leaves the cone.
-	if fwd.dot(f) >= h.cosMax-1e-5 {
+	if r.w*r.w-(r.x*r.x+r.y*r.y+r.z*r.z)+2*vf*vf >= h.cosMax-1e-5 {
 		return q
 	}
+	f0, f1, f2 := rotate(r.w, r.x, r.y, r.z, f.x, f.y, f.z)
+	fwd := vec{f0, f1, f2}
 	c := fromTo(fwd, h.clamp(f, side, fwd))
 	r = qmul(c.w, c.x, c.y, c.z, r.w, r.x, r.y, r.z)
 	return qmul(rest.w, rest.x, rest.y, rest.z, r.w, r.x, r.y, r.z)
