@@ -146,6 +146,7 @@ func (e *Eye) targetYaw(in *EyeInput, rest quat) float32 {
 // about a fixed axis composes exactly across frames, and a convex blend of
 // two yaws inside the limits stays inside them.
 func (e *Eye) Step(dst *mgl32.Quat, st *EyeState, in *EyeInput, dt float32) {
+	a := Damping(e.settings.Speed, dt) // first: nothing live across the call
 	rest := asQuat(&in.RestLocalRot)
 	if !nearUnit(rest.dot(rest)) {
 		rest = unitSlow(rest, identQ)
@@ -157,7 +158,7 @@ func (e *Eye) Step(dst *mgl32.Quat, st *EyeState, in *EyeInput, dt float32) {
 	}
 	// The clamp only bites when the state starts outside the limits (a
 	// settings change); inside them the damped yaw is already in range.
-	st.Yaw = mathx.Clamp(damp(y, goal, Damping(e.settings.Speed, dt)), e.lo, e.hi)
+	st.Yaw = mathx.Clamp(damp(y, goal, a), e.lo, e.hi)
 	_, u, _ := e.axes()
 	// The yaw is within ±pi, so its half within ±pi/2.
 	sn, cs := sincosHalfTurn(st.Yaw * mathx.Clamp01(in.Weight) / 2)

@@ -70,6 +70,7 @@ type Head struct {
 	cosMax, sinMax float32
 	limited        bool
 	prepared       bool // set by NewHead: the axes above are valid
+	plainBasis     bool // basis is the identity (+Z forward, +Y up)
 }
 
 // NewHead validates s and prepares it for the per-frame kernels.
@@ -81,6 +82,7 @@ func NewHead(s HeadSettings) (Head, error) {
 	f, u, side := boneAxes(s.Forward, s.Up)
 	h.f, h.u, h.side = asVec(&f), asVec(&u), asVec(&side)
 	h.basis = basisQ(side[0], side[1], side[2], u[0], u[1], u[2], f[0], f[1], f[2])
+	h.plainBasis = h.basis == identQ
 	if h.limited = s.MaxTurnDegrees < 180; h.limited {
 		sn, cs := math.Sincos(float64(s.MaxTurnDegrees) * degToRad)
 		h.sinMax, h.cosMax = float32(sn), float32(cs)
@@ -165,10 +167,10 @@ func (h *Head) goal(p, rest quat, headPos, targetPos *mgl32.Vec3) quat {
 		return rest
 	}
 	f, u, side, basis := h.axes()
-	if h.limited {
+	if h.limited && f.dot(dir) < h.cosMax {
 		dir = h.clamp(f, side, dir)
 	}
-	l := lookRotation(f, u, basis, dir)
+	l := lookRotation(f, u, basis, !h.prepared || h.plainBasis, dir)
 	return qmul(rest.w, rest.x, rest.y, rest.z, l.w, l.x, l.y, l.z)
 }
 
@@ -190,16 +192,16 @@ func (h *Head) clamp(f, side, dir vec) vec {
 // lookRotation returns the rotation that turns the unit axis f onto the unit
 // direction dir and keeps the rotated up axis as close to u as possible,
 // like Quaternion.LookRotation: the frame (u × dir, dir × that, dir) over
-// the rest frame basis = (side, u, f). When dir is parallel to u the roll is
-// undefined and the shortest arc is used.
-func lookRotation(f, u vec, basis quat, dir vec) quat {
+// the rest frame basis = (side, u, f), the identity when plainBasis. When
+// dir is parallel to u the roll is undefined and the shortest arc is used.
+func lookRotation(f, u vec, basis quat, plainBasis bool, dir vec) quat {
 	x, ok := u.cross(dir).normalize()
 	if !ok {
 		return fromTo(f, dir)
 	}
 	y := dir.cross(x)
 	q := basisQ(x.x, x.y, x.z, y.x, y.y, y.z, dir.x, dir.y, dir.z)
-	if basis == identQ {
+	if plainBasis {
 		// +Z forward, +Y up: q times the identity is q.
 		return q
 	}
@@ -248,21 +250,8 @@ func (h *Head) limit(rest, q quat) quat {
 // the state) is also kept inside the cone: with MaxTurnDegrees above 90 the
 // shortest arc toward a target that jumped can cut behind the head.
 func (h *Head) Step(dst *HeadPose, st *HeadState, in *HeadInput, dt float32) {
-	parent, rest, cur := asQuat(&in.ParentWorldRot), asQuat(&in.RestLocalRot), asQuat(&st.Rotation)
-	if !nearUnit(parent.dot(parent)) {
-		parent = unitSlow(parent, identQ)
-	}
-	if !nearUnit(rest.dot(rest)) {
-		rest = unitSlow(rest, identQ)
-	}
-	if !nearUnit(cur.dot(cur)) {
-		cur = unitSlow(cur, rest)
-	}
-	goal := h.goal(parent, rest, &in.HeadPos, &in.TargetPos)
-
-	rot := slerpQ(cur, goal, Damping(h.settings.Speed, dt))
-	st.Rotation = rot.mgl()
-
+	// The weight and the damping factors first, while no rotation is live
+	// across their calls.
 	w, want := st.Weight, mathx.Clamp01(in.Weight)
 	if !mathx.IsFinite(w) {
 		w = 0
@@ -277,6 +266,21 @@ func (h *Head) Step(dst *HeadPose, st *HeadState, in *HeadInput, dt float32) {
 		}
 	}
 	st.Weight = w
+	a := Damping(h.settings.Speed, dt)
+
+	parent, rest, cur := asQuat(&in.ParentWorldRot), asQuat(&in.RestLocalRot), asQuat(&st.Rotation)
+	if !nearUnit(parent.dot(parent)) {
+		parent = unitSlow(parent, identQ)
+	}
+	if !nearUnit(rest.dot(rest)) {
+		rest = unitSlow(rest, identQ)
+	}
+	if !nearUnit(cur.dot(cur)) {
+		cur = unitSlow(cur, rest)
+	}
+	goal := h.goal(parent, rest, &in.HeadPos, &in.TargetPos)
+	rot := slerpQ(cur, goal, a)
+	st.Rotation = rot.mgl()
 
 	var local quat
 	switch {
