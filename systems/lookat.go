@@ -168,14 +168,14 @@ func lookAtCharacter(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, roo
 		p.MarkDirty(head, skel.SubtreeEnd(int(head)))
 	}
 
-	headPos, headScale := pool.WorldPos[base+head], pool.WorldScale[base+head]
-	for k := range la.EyeBones {
-		eye := la.EyeBones[k]
+	headPos := pool.WorldPos[base+head]
+	// What both eyes share; each sets its parent, origin and rest.
+	ein := lookat.EyeInput{TargetPos: la.Target.Point, Weight: la.HeadState.Weight}
+	for k, eye := range la.EyeBones {
 		if eye <= head || eye >= p.Count {
 			continue
 		}
 		// The eye's parent and origin after the head (and spine) turned.
-		var ein lookat.EyeInput
 		if !spine && parents[eye] == head {
 			// An eye on the head: the head kept its position and took the
 			// world rotation out.World, the product forward kinematics
@@ -183,7 +183,7 @@ func lookAtCharacter(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, roo
 			// the eye.
 			ein.ParentWorldRot, ein.Origin = out.World, headPos
 			if la.EyesConverge {
-				ein.Origin = childPos(headPos, out.World, headScale, pool.LocalPos[base+eye])
+				ein.Origin = childPos(headPos, out.World, pool.WorldScale[base+head], pool.LocalPos[base+eye])
 			}
 		} else {
 			if !EnsurePath(pool, skel, p, root, eye) {
@@ -195,10 +195,9 @@ func lookAtCharacter(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, roo
 			}
 			p.MarkDirty(eye, skel.SubtreeEnd(int(eye)))
 		}
-		ein.RestLocalRot = pool.LocalRot[base+eye]
-		ein.TargetPos = la.Target.Point
-		ein.Weight = la.HeadState.Weight
-		la.Eyes[k].Step(&pool.LocalRot[base+eye], &la.EyeStates[k], &ein, dt)
+		lr := &pool.LocalRot[base+eye]
+		ein.RestLocalRot = *lr
+		la.Eyes[k].Step(lr, &la.EyeStates[k], &ein, dt)
 	}
 }
 

@@ -74,24 +74,32 @@ func unitOr(q, fallback mgl32.Quat) mgl32.Quat {
 }
 
 // quatFromBasis returns the rotation whose matrix has the orthonormal,
-// right-handed columns x, y, z (Shepperd's method: the largest diagonal
-// term picks the branch, so the square root never sees a tiny argument).
+// right-handed columns x, y, z.
 func quatFromBasis(x, y, z mgl32.Vec3) mgl32.Quat {
-	m00, m11, m22 := x[0], y[1], z[2]
-	var q mgl32.Quat
-	switch tr := m00 + m11 + m22; {
+	return basisQ(x[0], x[1], x[2], y[0], y[1], y[2], z[0], z[1], z[2]).mgl()
+}
+
+// basisQ is quatFromBasis with the columns (x0, x1, x2), (y0, y1, y2),
+// (z0, z1, z2) in scalars (Shepperd's method: the largest diagonal term
+// picks the branch, so the square root never sees a tiny argument).
+func basisQ(x0, x1, x2, y0, y1, y2, z0, z1, z2 float32) quat {
+	var q quat
+	switch tr := x0 + y1 + z2; {
 	case tr > 0:
-		s := 2 * float32(math.Sqrt(float64(tr+1)))
-		q = mgl32.Quat{W: s / 4, V: mgl32.Vec3{(y[2] - z[1]) / s, (z[0] - x[2]) / s, (x[1] - y[0]) / s}}
-	case m00 > m11 && m00 > m22:
-		s := 2 * float32(math.Sqrt(float64(1+m00-m11-m22)))
-		q = mgl32.Quat{W: (y[2] - z[1]) / s, V: mgl32.Vec3{s / 4, (y[0] + x[1]) / s, (z[0] + x[2]) / s}}
-	case m11 > m22:
-		s := 2 * float32(math.Sqrt(float64(1+m11-m00-m22)))
-		q = mgl32.Quat{W: (z[0] - x[2]) / s, V: mgl32.Vec3{(y[0] + x[1]) / s, s / 4, (z[1] + y[2]) / s}}
+		s := 2 * sqrt32(tr+1)
+		q = quat{s / 4, (y2 - z1) / s, (z0 - x2) / s, (x1 - y0) / s}
+	case x0 > y1 && x0 > z2:
+		s := 2 * sqrt32(1+x0-y1-z2)
+		q = quat{(y2 - z1) / s, s / 4, (y0 + x1) / s, (z0 + x2) / s}
+	case y1 > z2:
+		s := 2 * sqrt32(1+y1-x0-z2)
+		q = quat{(z0 - x2) / s, (y0 + x1) / s, s / 4, (z1 + y2) / s}
 	default:
-		s := 2 * float32(math.Sqrt(float64(1+m22-m00-m11)))
-		q = mgl32.Quat{W: (x[1] - y[0]) / s, V: mgl32.Vec3{(z[0] + x[2]) / s, (z[1] + y[2]) / s, s / 4}}
+		s := 2 * sqrt32(1+z2-x0-y1)
+		q = quat{(x1 - y0) / s, (z0 + x2) / s, (z1 + y2) / s, s / 4}
 	}
-	return unitOr(q, mgl32.QuatIdent())
+	if nearUnit(q.dot(q)) {
+		return q
+	}
+	return normQ(q.w, q.x, q.y, q.z)
 }

@@ -12,8 +12,30 @@ func Damping(speed, dt float32) float32 {
 	if !(x > 0) {
 		return 0
 	}
-	// -expm1 keeps precision for the tiny x of high frame rates.
+	if x <= dampPadeMax {
+		return float32(dampPade(x))
+	}
+	// Long frames or fast speeds.
 	return float32(-math.Expm1(-x))
+}
+
+// dampPadeMax bounds the x for which dampPade replaces -expm1(-x): up to
+// speed 20 at 20 frames a second.
+const dampPadeMax = 1
+
+// dampPade is -expm1(-x) = 1 - exp(-x) = 2 tanh(x/2) / (1 + tanh(x/2)) for
+// 0 < x <= 1, with tanh(y) = y P(y²)/Q(y²), the [7/6] Padé approximant
+// from Lambert's continued fraction. For y <= 1/2 it is exact to float64
+// rounding (measured: 7e-16 relative), so the float32 result is -expm1
+// rounded to float32 but for near-ties, with one division and no
+// cancellation (every term is positive), at about a third of -expm1's
+// instructions.
+func dampPade(x float64) float64 {
+	y := 0.5 * x
+	z := y * y
+	p := y * (135135 + z*(17325+z*(378+z)))
+	q := 135135 + z*(62370+z*(3150+z*28))
+	return 2 * p / (q + p)
 }
 
 // damp moves current toward goal by the factor a (from Damping).

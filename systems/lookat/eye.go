@@ -57,8 +57,9 @@ func (s *EyeSettings) Validate() error {
 // has limits [0, 0] and never moves.
 type Eye struct {
 	settings   EyeSettings
-	f, u, side mgl32.Vec3
+	f, u, side vec
 	lo, hi     float32 // yaw limits in radians
+	prepared   bool    // set by NewEye: the axes above are valid
 }
 
 // NewEye validates s and prepares it for the per-frame kernel.
@@ -66,17 +67,18 @@ func NewEye(s EyeSettings) (Eye, error) {
 	if err := s.Validate(); err != nil {
 		return Eye{}, err
 	}
-	e := Eye{settings: s, lo: s.MinYawDegrees * degToRad, hi: s.MaxYawDegrees * degToRad}
-	e.f, e.u, e.side = boneAxes(s.Forward, s.Up)
+	e := Eye{settings: s, prepared: true, lo: s.MinYawDegrees * degToRad, hi: s.MaxYawDegrees * degToRad}
+	f, u, side := boneAxes(s.Forward, s.Up)
+	e.f, e.u, e.side = asVec(&f), asVec(&u), asVec(&side)
 	return e, nil
 }
 
 // Settings returns the settings e was made from.
 func (e *Eye) Settings() EyeSettings { return e.settings }
 
-func (e *Eye) axes() (f, u, side mgl32.Vec3) {
-	if e.f == (mgl32.Vec3{}) {
-		return mgl32.Vec3{0, 0, 1}, mgl32.Vec3{0, 1, 0}, mgl32.Vec3{1, 0, 0}
+func (e *Eye) axes() (f, u, side vec) {
+	if !e.prepared {
+		return vec{0, 0, 1}, vec{0, 1, 0}, vec{1, 0, 0}
 	}
 	return e.f, e.u, e.side
 }
@@ -111,20 +113,26 @@ type EyeState struct {
 // the up axis, limited to the settings' range. A target straight above or
 // below (or at the origin) gives 0 before limiting.
 func (e *Eye) TargetYaw(in *EyeInput) float32 {
-	return e.targetYaw(in, unitOr(in.RestLocalRot, mgl32.QuatIdent()))
+	rest := asQuat(&in.RestLocalRot)
+	if !nearUnit(rest.dot(rest)) {
+		rest = unitSlow(rest, identQ)
+	}
+	return e.targetYaw(in, rest)
 }
 
 // targetYaw is TargetYaw with the rest rotation made unit already, in
 // float32 scalars.
-func (e *Eye) targetYaw(in *EyeInput, rest mgl32.Quat) float32 {
-	p := unitOr(in.ParentWorldRot, mgl32.QuatIdent())
+func (e *Eye) targetYaw(in *EyeInput, rest quat) float32 {
+	p := asQuat(&in.ParentWorldRot)
+	if !nearUnit(p.dot(p)) {
+		p = unitSlow(p, identQ)
+	}
 	f, _, side := e.axes()
 	// d = (p rest)⁻¹ (target - origin)
-	qw, qx, qy, qz := qmul(p.W, p.V[0], p.V[1], p.V[2], rest.W, rest.V[0], rest.V[1], rest.V[2])
-	v := in.TargetPos.Sub(in.Origin)
-	d0, d1, d2 := rotate(qw, -qx, -qy, -qz, v[0], v[1], v[2])
-	x := d0*f[0] + d1*f[1] + d2*f[2]
-	y := d0*side[0] + d1*side[1] + d2*side[2]
+	q := qmul(p.w, p.x, p.y, p.z, rest.w, rest.x, rest.y, rest.z)
+	d0, d1, d2 := rotate(q.w, -q.x, -q.y, -q.z, in.TargetPos[0]-in.Origin[0], in.TargetPos[1]-in.Origin[1], in.TargetPos[2]-in.Origin[2])
+	x := d0*f.x + d1*f.y + d2*f.z
+	y := d0*side.x + d1*side.y + d2*side.z
 	yaw := float32(0)
 	if x*x+y*y > mathx.Epsilon {
 		yaw = atan2_32(y, x)
@@ -138,7 +146,11 @@ func (e *Eye) targetYaw(in *EyeInput, rest mgl32.Quat) float32 {
 // about a fixed axis composes exactly across frames, and a convex blend of
 // two yaws inside the limits stays inside them.
 func (e *Eye) Step(dst *mgl32.Quat, st *EyeState, in *EyeInput, dt float32) {
-	rest := unitOr(in.RestLocalRot, mgl32.QuatIdent())
+	a := Damping(e.settings.Speed, dt) // first: nothing live across the call
+	rest := asQuat(&in.RestLocalRot)
+	if !nearUnit(rest.dot(rest)) {
+		rest = unitSlow(rest, identQ)
+	}
 	goal := e.targetYaw(in, rest)
 	y := st.Yaw
 	if !mathx.IsFinite(y) {
@@ -146,27 +158,9 @@ func (e *Eye) Step(dst *mgl32.Quat, st *EyeState, in *EyeInput, dt float32) {
 	}
 	// The clamp only bites when the state starts outside the limits (a
 	// settings change); inside them the damped yaw is already in range.
-	st.Yaw = mathx.Clamp(damp(y, goal, Damping(e.settings.Speed, dt)), e.lo, e.hi)
+	st.Yaw = mathx.Clamp(damp(y, goal, a), e.lo, e.hi)
 	_, u, _ := e.axes()
 	// The yaw is within ±pi, so its half within ±pi/2.
 	sn, cs := sincosHalfTurn(st.Yaw * mathx.Clamp01(in.Weight) / 2)
-	w, x, yy, z := qmul(rest.W, rest.V[0], rest.V[1], rest.V[2], cs, u[0]*sn, u[1]*sn, u[2]*sn)
-	*dst = mgl32.Quat{W: w, V: mgl32.Vec3{x, yy, z}}
-}
-
-// qmul is the Hamilton product a b (apply b, then a) in scalars, W first,
-// so that it inlines.
-func qmul(aw, ax, ay, az, bw, bx, by, bz float32) (float32, float32, float32, float32) {
-	return aw*bw - ax*bx - ay*by - az*bz,
-		aw*bx + ax*bw + ay*bz - az*by,
-		aw*by + ay*bw + az*bx - ax*bz,
-		aw*bz + az*bw + ax*by - ay*bx
-}
-
-// rotate returns v rotated by the unit quaternion (w, x, y, z), in
-// scalars so that it inlines.
-func rotate(w, x, y, z, v0, v1, v2 float32) (float32, float32, float32) {
-	// t = 2 (q.V × v); v' = v + w t + q.V × t
-	t0, t1, t2 := 2*(y*v2-z*v1), 2*(z*v0-x*v2), 2*(x*v1-y*v0)
-	return v0 + w*t0 + y*t2 - z*t1, v1 + w*t1 + z*t0 - x*t2, v2 + w*t2 + x*t1 - y*t0
+	*dst = qmul(rest.w, rest.x, rest.y, rest.z, cs, u.x*sn, u.y*sn, u.z*sn).mgl()
 }

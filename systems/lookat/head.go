@@ -65,10 +65,12 @@ const weightSnap = 1e-5
 // +Z with +Y up, without limit, and never moves (speed 0).
 type Head struct {
 	settings       HeadSettings
-	f, u, side     mgl32.Vec3
-	basis          mgl32.Quat // rotation with columns side, u, f
+	f, u, side     vec
+	basis          quat // rotation with columns side, u, f
 	cosMax, sinMax float32
 	limited        bool
+	prepared       bool // set by NewHead: the axes above are valid
+	plainBasis     bool // basis is the identity (+Z forward, +Y up)
 }
 
 // NewHead validates s and prepares it for the per-frame kernels.
@@ -76,9 +78,11 @@ func NewHead(s HeadSettings) (Head, error) {
 	if err := s.Validate(); err != nil {
 		return Head{}, err
 	}
-	h := Head{settings: s}
-	h.f, h.u, h.side = boneAxes(s.Forward, s.Up)
-	h.basis = quatFromBasis(h.side, h.u, h.f)
+	h := Head{settings: s, prepared: true}
+	f, u, side := boneAxes(s.Forward, s.Up)
+	h.f, h.u, h.side = asVec(&f), asVec(&u), asVec(&side)
+	h.basis = basisQ(side[0], side[1], side[2], u[0], u[1], u[2], f[0], f[1], f[2])
+	h.plainBasis = h.basis == identQ
 	if h.limited = s.MaxTurnDegrees < 180; h.limited {
 		sn, cs := math.Sincos(float64(s.MaxTurnDegrees) * degToRad)
 		h.sinMax, h.cosMax = float32(sn), float32(cs)
@@ -90,9 +94,9 @@ func NewHead(s HeadSettings) (Head, error) {
 func (h *Head) Settings() HeadSettings { return h.settings }
 
 // axes returns the prepared axes, or +Z, +Y, +X for the zero value.
-func (h *Head) axes() (f, u, side mgl32.Vec3, basis mgl32.Quat) {
-	if h.f == (mgl32.Vec3{}) {
-		return mgl32.Vec3{0, 0, 1}, mgl32.Vec3{0, 1, 0}, mgl32.Vec3{1, 0, 0}, mgl32.QuatIdent()
+func (h *Head) axes() (f, u, side vec, basis quat) {
+	if !h.prepared {
+		return vec{0, 0, 1}, vec{0, 1, 0}, vec{1, 0, 0}, identQ
 	}
 	return h.f, h.u, h.side, h.basis
 }
@@ -143,60 +147,96 @@ type HeadPose struct {
 // Quaternion.LookRotation). A target at the head's position gives the rest
 // rotation; a target straight behind turns toward the side (up × forward).
 func (h *Head) Target(in *HeadInput) mgl32.Quat {
-	return h.goal(unitOr(in.ParentWorldRot, mgl32.QuatIdent()), unitOr(in.RestLocalRot, mgl32.QuatIdent()), in.HeadPos, in.TargetPos)
+	parent, rest := asQuat(&in.ParentWorldRot), asQuat(&in.RestLocalRot)
+	if !nearUnit(parent.dot(parent)) {
+		parent = unitSlow(parent, identQ)
+	}
+	if !nearUnit(rest.dot(rest)) {
+		rest = unitSlow(rest, identQ)
+	}
+	return h.goal(parent, rest, &in.HeadPos, &in.TargetPos).mgl()
 }
 
-func (h *Head) goal(parent, rest mgl32.Quat, headPos, targetPos mgl32.Vec3) mgl32.Quat {
+func (h *Head) goal(p, rest quat, headPos, targetPos *mgl32.Vec3) quat {
 	// Direction to the target in the head's rest space: the look rotation
 	// is found there and then applied on top of the rest rotation.
-	dir, ok := mathx.SafeNormalize(mathx.InvRotate(mathx.Mul(parent, rest), targetPos.Sub(headPos)))
+	q := qmul(p.w, p.x, p.y, p.z, rest.w, rest.x, rest.y, rest.z)
+	d0, d1, d2 := rotate(q.w, -q.x, -q.y, -q.z, targetPos[0]-headPos[0], targetPos[1]-headPos[1], targetPos[2]-headPos[2])
+	dir, ok := vec{d0, d1, d2}.normalize()
 	if !ok {
 		return rest
 	}
 	f, u, side, basis := h.axes()
-	return mathx.Mul(rest, lookRotation(f, u, basis, h.clamp(f, side, dir)))
+	if h.limited && f.dot(dir) < h.cosMax {
+		dir = h.clamp(f, side, dir)
+	}
+	l := lookRotation(f, u, basis, !h.prepared || h.plainBasis, dir)
+	return qmul(rest.w, rest.x, rest.y, rest.z, l.w, l.x, l.y, l.z)
 }
 
 // clamp turns the unit dir back toward f until it is at most the max angle
 // away, the RotateTowards clamp of the source. Exactly behind, it turns
-// toward side.
-func (h *Head) clamp(f, side, dir mgl32.Vec3) mgl32.Vec3 {
-	d := mathx.Dot(f, dir)
-	if !h.limited || d >= h.cosMax {
+// toward side. Only for a limited head.
+func (h *Head) clamp(f, side, dir vec) vec {
+	d := f.dot(dir)
+	if d >= h.cosMax {
 		return dir
 	}
-	perp := mathx.NormalizeOr(dir.Sub(f.Mul(d)), side)
-	return f.Mul(h.cosMax).Add(perp.Mul(h.sinMax))
+	perp, ok := dir.sub(f.scale(d)).normalize()
+	if !ok {
+		perp = side
+	}
+	return f.scale(h.cosMax).add(perp.scale(h.sinMax))
 }
 
 // lookRotation returns the rotation that turns the unit axis f onto the unit
 // direction dir and keeps the rotated up axis as close to u as possible,
 // like Quaternion.LookRotation: the frame (u × dir, dir × that, dir) over
-// the rest frame basis = (side, u, f). When dir is parallel to u the roll is
-// undefined and the shortest arc is used.
-func lookRotation(f, u mgl32.Vec3, basis mgl32.Quat, dir mgl32.Vec3) mgl32.Quat {
-	x, ok := mathx.SafeNormalize(mathx.Cross(u, dir))
+// the rest frame basis = (side, u, f), the identity when plainBasis. When
+// dir is parallel to u the roll is undefined and the shortest arc is used.
+func lookRotation(f, u vec, basis quat, plainBasis bool, dir vec) quat {
+	x, ok := u.cross(dir).normalize()
 	if !ok {
-		return mathx.FromToRotation(f, dir)
+		return fromTo(f, dir)
 	}
-	y := mathx.Cross(dir, x)
-	return mathx.Mul(quatFromBasis(x, y, dir), mathx.Conjugate(basis))
+	y := dir.cross(x)
+	q := basisQ(x.x, x.y, x.z, y.x, y.y, y.z, dir.x, dir.y, dir.z)
+	if plainBasis {
+		// +Z forward, +Y up: q times the identity is q.
+		return q
+	}
+	return qmul(q.w, q.x, q.y, q.z, basis.w, -basis.x, -basis.y, -basis.z)
 }
 
-// limit returns the rest-space rotation q, swung back by the shortest arc
-// when its forward has left the cone. Beyond 90 degrees the cone is not
-// convex and the shortest arc between two rotations inside it can pass
-// behind the head; this keeps the output inside without touching the
-// smoothed state.
-func (h *Head) limit(f, side mgl32.Vec3, q mgl32.Quat) mgl32.Quat {
-	fwd := mathx.Rotate(q, f)
+// fromTo is mathx.FromToRotation, out of line: only degenerate look
+// directions and cone corrections need it.
+func fromTo(from, to vec) quat {
+	q := mathx.FromToRotation(from.mgl(), to.mgl())
+	return asQuat(&q)
+}
+
+// limit returns the local rotation q, swung back by the shortest arc when
+// its forward has left the cone around the forward of rest. Beyond 90
+// degrees the cone is not convex and the shortest arc between two
+// rotations inside it can pass behind the head; this keeps the output
+// inside without touching the smoothed state. Only for a limited head.
+func (h *Head) limit(rest, q quat) quat {
+	f, _, side, _ := h.axes()
+	// q in rest space, r = (w, v); the cosine of the angle its forward
+	// makes with f is f·(r f r⁻¹) = w² - v·v + 2 (v·f)² for unit r.
+	r := qmul(rest.w, -rest.x, -rest.y, -rest.z, q.w, q.x, q.y, q.z)
+	vf := r.x*f.x + r.y*f.y + r.z*f.z
 	// The tolerance absorbs float32 rounding of a state resting on the
 	// cone's edge (about 1e-5 rad), so that the correction runs only when
 	// the arc really leaves the cone.
-	if mathx.Dot(fwd, f) >= h.cosMax-1e-5 {
+	if r.w*r.w-(r.x*r.x+r.y*r.y+r.z*r.z)+2*vf*vf >= h.cosMax-1e-5 {
 		return q
 	}
-	return mathx.Mul(mathx.FromToRotation(fwd, h.clamp(f, side, fwd)), q)
+	f0, f1, f2 := rotate(r.w, r.x, r.y, r.z, f.x, f.y, f.z)
+	fwd := vec{f0, f1, f2}
+	c := fromTo(fwd, h.clamp(f, side, fwd))
+	r = qmul(c.w, c.x, c.y, c.z, r.w, r.x, r.y, r.z)
+	return qmul(rest.w, rest.x, rest.y, rest.z, r.w, r.x, r.y, r.z)
 }
 
 // Step advances the head look-at by dt seconds: the smoothed rotation moves
@@ -210,13 +250,8 @@ func (h *Head) limit(f, side mgl32.Vec3, q mgl32.Quat) mgl32.Quat {
 // the state) is also kept inside the cone: with MaxTurnDegrees above 90 the
 // shortest arc toward a target that jumped can cut behind the head.
 func (h *Head) Step(dst *HeadPose, st *HeadState, in *HeadInput, dt float32) {
-	parent := unitOr(in.ParentWorldRot, mgl32.QuatIdent())
-	rest := unitOr(in.RestLocalRot, mgl32.QuatIdent())
-	goal := h.goal(parent, rest, in.HeadPos, in.TargetPos)
-
-	cur := unitOr(st.Rotation, rest)
-	st.Rotation = mathx.Slerp(cur, goal, Damping(h.settings.Speed, dt))
-
+	// The weight and the damping factors first, while no rotation is live
+	// across their calls.
 	w, want := st.Weight, mathx.Clamp01(in.Weight)
 	if !mathx.IsFinite(w) {
 		w = 0
@@ -231,20 +266,36 @@ func (h *Head) Step(dst *HeadPose, st *HeadState, in *HeadInput, dt float32) {
 		}
 	}
 	st.Weight = w
+	a := Damping(h.settings.Speed, dt)
 
+	parent, rest, cur := asQuat(&in.ParentWorldRot), asQuat(&in.RestLocalRot), asQuat(&st.Rotation)
+	if !nearUnit(parent.dot(parent)) {
+		parent = unitSlow(parent, identQ)
+	}
+	if !nearUnit(rest.dot(rest)) {
+		rest = unitSlow(rest, identQ)
+	}
+	if !nearUnit(cur.dot(cur)) {
+		cur = unitSlow(cur, rest)
+	}
+	goal := h.goal(parent, rest, &in.HeadPos, &in.TargetPos)
+	rot := slerpQ(cur, goal, a)
+	st.Rotation = rot.mgl()
+
+	var local quat
 	switch {
 	case w >= 1:
-		dst.Local = st.Rotation
+		local = rot
 	case w <= 0:
-		dst.Local = rest
+		local = rest
 	default:
 		// The weight is a blend, not a damped quantity: nlerp follows the
 		// same arc as slerp (so it stays inside the cone) at lower cost.
-		dst.Local = mathx.Nlerp(rest, st.Rotation, w)
+		local = nlerpQ(rest, rot, w)
 	}
-	if h.limited {
-		f, _, side, _ := h.axes()
-		dst.Local = mathx.Mul(rest, h.limit(f, side, mathx.Mul(mathx.Conjugate(rest), dst.Local)))
+	if h.limited && w > 0 {
+		local = h.limit(rest, local)
 	}
-	dst.World = mathx.Mul(parent, dst.Local)
+	dst.Local = local.mgl()
+	dst.World = qmul(parent.w, parent.x, parent.y, parent.z, local.w, local.x, local.y, local.z).mgl()
 }

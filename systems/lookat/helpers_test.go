@@ -91,3 +91,7 @@ func eyeYaw(s *EyeSettings, in *EyeInput) float32 {
 	e, _ := NewEye(*s)
 	return e.TargetYaw(in)
 }
+
+func asQuatT(q mgl32.Quat) quat { return asQuat(&q) }
+
+func mathxMul(a, b mgl32.Quat) mgl32.Quat { return mathx.Mul(a, b) }
