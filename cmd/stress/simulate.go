@@ -40,24 +40,16 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 		}
 		tweak = func(s *sway.ChainSettings) { s.DisableDistance = 40 }
 	}
-	if cfg.chains == "vrm" {
-		if err := sc.AddVRMSprings(w, ents, cfg.seed+1); err != nil {
-			return nil, err
-		}
-	} else if err := sc.AddChainsWith(w, ents, cfg.seed+1, tweak); err != nil {
-		return nil, err
-	}
-	if err := sc.AddEarrings(w, ents); err != nil {
-		return nil, err
-	}
 	space, err := sc.AddLocomotion(w)
 	if err != nil {
 		return nil, err
 	}
-	if err := sc.Animate(w, ents, space); err != nil {
-		return nil, err
-	}
-	if err := sc.AddProcedural(w, ents, cfg.seed+2); err != nil {
+	// One character's features after the other: see scene.Build.
+	if err := sc.Build(w, ents, scene.Features{
+		Chains: cfg.chains, ChainSeed: cfg.seed + 1, ChainTweak: tweak,
+		Earrings: true, Animate: true, Space: space,
+		Procedural: true, ProceduralSeed: cfg.seed + 2,
+	}); err != nil {
 		return nil, err
 	}
 	if err := enableSystems(w, cfg.systems); err != nil {

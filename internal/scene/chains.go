@@ -63,15 +63,21 @@ func (s *Scene) AddChainsWith(w *sway.World, ents []ecs.Entity, seed int64, twea
 	rng := rand.New(rand.NewSource(seed))
 	colliders := Colliders()
 	for _, e := range ents {
-		specs := ChainSpecs(rng)
-		if tweak != nil {
-			for i := range specs {
-				tweak(&specs[i].Settings)
-			}
-		}
-		if err := w.AddChains(e, colliders, specs); err != nil {
+		if err := addChains(w, e, rng, colliders, tweak); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// addChains gives one character the standard chains, its settings drawn
+// from rng.
+func addChains(w *sway.World, e ecs.Entity, rng *rand.Rand, colliders []sway.ColliderSpec, tweak func(*sway.ChainSettings)) error {
+	specs := ChainSpecs(rng)
+	if tweak != nil {
+		for i := range specs {
+			tweak(&specs[i].Settings)
+		}
+	}
+	return w.AddChains(e, colliders, specs)
 }

@@ -14,29 +14,48 @@ import (
 // rate varied by the seed so that a crowd does not breathe in step), head
 // and eye look-at, and a two-bone IK on the left leg.
 func (s *Scene) AddProcedural(w *sway.World, ents []ecs.Entity, seed int64) error {
-	rng := rand.New(rand.NewSource(seed))
-	breath := sway.BreathFor(s.Skeleton)
-	look := sway.LookAtFor(s.Skeleton)
-	leg, err := sway.IKLimbFor(s.Skeleton, "upper_leg.L", "lower_leg.L", "foot.L")
+	pr, err := s.newProcedural(seed)
 	if err != nil {
 		return err
 	}
-	leg.Hint, leg.HintSpace = mgl32.Vec3{0.1, 0.5, 0.6}, sway.IKHintRoot // knee bends forward
 	for _, e := range ents {
-		b := breath
-		b.Offset = rng.Float32() * 4
-		b.DurationRate = 0.8 + 0.4*rng.Float32()
-		if err := w.AddBreath(e, b); err != nil {
-			return err
-		}
-		if err := w.AddLookAt(e, look); err != nil {
-			return err
-		}
-		if err := w.AddIK(e, leg); err != nil {
+		if err := pr.add(w, e); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// procedural is what AddProcedural gives every character, and the
+// generator of the per-character variations.
+type procedural struct {
+	rng    *rand.Rand
+	breath sway.BreathSettings
+	look   sway.LookAtSettings
+	leg    sway.IKLimb
+}
+
+func (s *Scene) newProcedural(seed int64) (*procedural, error) {
+	leg, err := sway.IKLimbFor(s.Skeleton, "upper_leg.L", "lower_leg.L", "foot.L")
+	if err != nil {
+		return nil, err
+	}
+	leg.Hint, leg.HintSpace = mgl32.Vec3{0.1, 0.5, 0.6}, sway.IKHintRoot // knee bends forward
+	return &procedural{rng: rand.New(rand.NewSource(seed)), breath: sway.BreathFor(s.Skeleton), look: sway.LookAtFor(s.Skeleton), leg: leg}, nil
+}
+
+// add gives one character breathing, look-at and the leg IK.
+func (pr *procedural) add(w *sway.World, e ecs.Entity) error {
+	b := pr.breath
+	b.Offset = pr.rng.Float32() * 4
+	b.DurationRate = 0.8 + 0.4*pr.rng.Float32()
+	if err := w.AddBreath(e, b); err != nil {
+		return err
+	}
+	if err := w.AddLookAt(e, pr.look); err != nil {
+		return err
+	}
+	return w.AddIK(e, pr.leg)
 }
 
 // SteerProcedural sets every character's look-at and IK targets for time t
