@@ -61,6 +61,7 @@ func BenchmarkAnimation(b *testing.B) {
 				frame(0) // warm up
 				before := systemTime(w, "anim")
 				b.ReportAllocs()
+				settle()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					frame(i + 1)

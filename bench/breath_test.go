@@ -45,6 +45,7 @@ func BenchmarkBreath(b *testing.B) {
 				_ = w.Step(1.0 / 60) // warm up
 				before := systemTime(w, "breath")
 				b.ReportAllocs()
+				settle()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					if err := w.Step(1.0 / 60); err != nil {

@@ -72,6 +72,7 @@ func BenchmarkChain(b *testing.B) {
 				}
 				steps := 0
 				b.ReportAllocs()
+				settle()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					step()

@@ -61,6 +61,7 @@ func BenchmarkIK(b *testing.B) {
 				_ = w.Step(1.0 / 60) // warm up
 				before := systemTime(w, "ik")
 				b.ReportAllocs()
+				settle()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					if err := w.Step(1.0 / 60); err != nil {

@@ -64,6 +64,7 @@ func benchLookAt(b *testing.B, boneTargets bool) {
 				_ = w.Step(1.0 / 60) // warm up
 				before := systemTime(w, "lookat")
 				b.ReportAllocs()
+				settle()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					if err := w.Step(1.0 / 60); err != nil {

@@ -49,6 +49,7 @@ func BenchmarkVRM(b *testing.B) {
 				}
 				vrm0, simple0 := systemTime(w, "spring.vrm"), systemTime(w, "spring.simple")
 				b.ReportAllocs()
+				settle()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					step()
