@@ -106,7 +106,7 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator) {
 		// The colliders in reach of the parent.
 		var mask uint32
 		if collides {
-			mask = cl.reachable(kp.path+k.slack, kp.rl+kp.r, p0, p1, p2)
+			mask = cl.reachable(kp.pl+kp.r+k.slack, kp.rl+kp.r, p0, p1, p2)
 		}
 		o0, o1, o2 := kp.o0, kp.o1, kp.o2
 		rest0, rest1, rest2 := p0+o0, p1+o1, p2+o2
@@ -116,9 +116,10 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator) {
 		x2 += (rest2 - x2) * e
 		// Compared squared: the root is only needed when the stiffness
 		// limit acts, which low stiffness rarely makes it do.
-		if d0, d1, d2 := rest0-x0, rest1-x1, rest2-x2; d0*d0+d1*d1+d2*d2 > kp.maxLen*kp.maxLen {
+		// rl*sk: +Inf or NaN (rl 0, no limit) compare false.
+		if d0, d1, d2, maxLen := rest0-x0, rest1-x1, rest2-x2, kp.rl*kp.sk; d0*d0+d1*d1+d2*d2 > maxLen*maxLen {
 			l := sqrt32(d0*d0 + d1*d1 + d2*d2)
-			s := (l - kp.maxLen) / l
+			s := (l - maxLen) / l
 			x0, x1, x2 = x0+d0*s, x1+d1*s, x2+d2*s
 		}
 		// Colliders: tested inline, pushed out of line (a call only where

@@ -8,12 +8,13 @@ import "math"
 type packed struct {
 	o0, o1, o2 float32 // RestOff
 	rl         float32 // RestLen
-	pl         float32 // sum of RestLen from the root: the farthest keep-length leaves the particle from it
-	path       float32 // pl + r: the farthest the particle's surface gets from the root
+	pl         float32 // sum of RestLen from the root: the farthest keep-length leaves the particle from it (pl + r for its surface)
 	r          float32 // particle radius times the object scale
 	e          float32 // elasticity, for the step length
-	maxLen     float32 // stiffness limit: the farthest from the animated position (+Inf: none)
-	sk         float32 // maxLen per unit of rl, (1-stiffness)*2; negative: no limit
+	// The stiffness limit per unit of rl, (1-stiffness)*2: the particle
+	// stays within rl*sk of its animated position (+Inf: no limit; the
+	// step computes rl*sk, which a record then need not hold).
+	sk float32
 	// Velocity kept per step (1 - damping) and the force's scale (see
 	// forceScale), for the step length; hit: damping raised by friction
 	// after a collider touch.
@@ -50,13 +51,11 @@ func pack(p *Particles, c *Chain) {
 		}
 		k.keep, k.keepHit, k.fs, k.fsHit = 1-d, 1-dh, 1, 1
 		k.e = elast[i]
-		k.maxLen, k.sk = inf, -1
+		k.sk = inf
 		if stiff := 1 + (stiffs[i]-1)*w; stiff > 0 {
 			k.sk = (1 - stiff) * 2
-			k.maxLen = k.rl * k.sk
 		}
 		k.r = radius[i] * scale
-		k.path = k.pl + k.r
 		k.inert = inert[i]
 	}
 	if t != 1 {

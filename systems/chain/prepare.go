@@ -99,7 +99,7 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 // prepareAnim records the animated pose of every particle: the root's
 // world position in c, the freeze plane's normal, and in pk the offset from
 // the parent, the length to keep, the path length from the root and the
-// stiffness limit and path bound that follow from them. With reset it also
+// stiffness limit and path bound follow from them. With reset it also
 // puts every particle at rest on its animated position. It returns the
 // longest path and the largest particle radius. pk's other fields must be
 // packed already.
@@ -108,7 +108,6 @@ func prepareAnim(p *Particles, c *Chain, pose *Pose, freeze FreezeAxis, reset bo
 	n := len(pk)
 	bone, parent, radius := p.Bone[:n], p.Parent[:n], p.Radius[:n]
 	pos, prev, hit := p.Pos[:n], p.Prev[:n], p.Collided[:n]
-	inf := float32(math.Inf(1))
 	wp := pose.WorldPos
 	for i := 0; i < n; i++ {
 		b, j := bone[i], parent[i]
@@ -127,7 +126,7 @@ func prepareAnim(p *Particles, c *Chain, pose *Pose, freeze FreezeAxis, reset bo
 			if i == 0 {
 				c.animRoot = x
 			}
-			k.o0, k.o1, k.o2, k.rl, k.pl, k.maxLen, k.path = 0, 0, 0, 0, 0, inf, k.r
+			k.o0, k.o1, k.o2, k.rl, k.pl = 0, 0, 0, 0, 0
 			continue
 		}
 		var o mgl32.Vec3
@@ -138,11 +137,7 @@ func prepareAnim(p *Particles, c *Chain, pose *Pose, freeze FreezeAxis, reset bo
 		}
 		l := sqrt32(o[0]*o[0] + o[1]*o[1] + o[2]*o[2])
 		pl := pk[j].pl + l
-		k.o0, k.o1, k.o2, k.rl, k.pl, k.path = o[0], o[1], o[2], l, pl, pl+k.r
-		k.maxLen = inf
-		if k.sk >= 0 {
-			k.maxLen = l * k.sk
-		}
+		k.o0, k.o1, k.o2, k.rl, k.pl = o[0], o[1], o[2], l, pl
 		// Compares rather than max, which also orders NaN and -0 (a NaN
 		// length only comes with a non-finite pose).
 		if pl > pathMax {

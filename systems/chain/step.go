@@ -30,9 +30,9 @@ func SkipUpdate(p Particles, c *Chain) {
 		pj := &pos[j]
 		p0, p1, p2 := pj[0], pj[1], pj[2]
 		o0, o1, o2 := kp.o0, kp.o1, kp.o2
-		if d0, d1, d2 := p0+o0-x0, p1+o1-x1, p2+o2-x2; d0*d0+d1*d1+d2*d2 > kp.maxLen*kp.maxLen {
+		if d0, d1, d2, maxLen := p0+o0-x0, p1+o1-x1, p2+o2-x2, kp.rl*kp.sk; d0*d0+d1*d1+d2*d2 > maxLen*maxLen {
 			l := sqrt32(d0*d0 + d1*d1 + d2*d2)
-			s := (l - kp.maxLen) / l
+			s := (l - maxLen) / l
 			x0, x1, x2 = x0+d0*s, x1+d1*s, x2+d2*s
 		}
 		x0, x1, x2 = keepLength3(x0, x1, x2, p0, p1, p2, o0, o1, o2, kp.rl)
