@@ -23,6 +23,10 @@ type ChainSettings = chain.Settings
 // rest distance from the root over the chain's length, linear between keys.
 type Curve = chain.Curve
 
+// ChainCurves are a chain's optional curves, one per parameter
+// (ChainSettings.Curves; nil for none).
+type ChainCurves = chain.Curves
+
 // DefaultChainSettings returns DynamicBone's defaults.
 func DefaultChainSettings() ChainSettings { return chain.DefaultSettings() }
 

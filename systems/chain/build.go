@@ -147,17 +147,18 @@ func (bl *Builder) Build(pool *Particles, c *Chain, d *Desc) error {
 // editing c.Settings; it is cheap and does not allocate.
 func Refresh(p Particles, c *Chain) {
 	s := &c.Settings
+	cv := s.Curves
 	for i := range p.Bone {
 		a := float32(0)
 		if c.total > 0 {
 			a = p.Dist[i] / c.total
 		}
-		p.Damping[i] = mathx.Clamp01(s.Damping * s.DampingCurve.Eval(a))
-		p.Elasticity[i] = mathx.Clamp01(s.Elasticity * s.ElasticityCurve.Eval(a))
-		p.Stiffness[i] = mathx.Clamp01(s.Stiffness * s.StiffnessCurve.Eval(a))
-		p.Inert[i] = mathx.Clamp01(s.Inert * s.InertCurve.Eval(a))
-		p.Friction[i] = mathx.Clamp01(s.Friction * s.FrictionCurve.Eval(a))
-		r := s.Radius * s.RadiusCurve.Eval(a)
+		p.Damping[i] = mathx.Clamp01(s.Damping * cv.curve(0).Eval(a))
+		p.Elasticity[i] = mathx.Clamp01(s.Elasticity * cv.curve(1).Eval(a))
+		p.Stiffness[i] = mathx.Clamp01(s.Stiffness * cv.curve(2).Eval(a))
+		p.Inert[i] = mathx.Clamp01(s.Inert * cv.curve(3).Eval(a))
+		p.Friction[i] = mathx.Clamp01(s.Friction * cv.curve(4).Eval(a))
+		r := s.Radius * cv.curve(5).Eval(a)
 		if !(r > 0) || !mathx.IsFinite(r) {
 			r = 0
 		}

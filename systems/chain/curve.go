@@ -62,3 +62,43 @@ func (c Curve) validate(typ, field string) error {
 	}
 	return nil
 }
+
+// Curves are a chain's optional per-particle curves, one per parameter of
+// Settings they multiply. A nil Curve (or a nil *Curves) has no effect.
+type Curves struct {
+	Damping, Elasticity, Stiffness Curve
+	Inert, Friction, Radius        Curve
+}
+
+// curve returns the curve of parameter k (0 Damping .. 5 Radius); nil for
+// a nil c.
+func (c *Curves) curve(k int) Curve {
+	if c == nil {
+		return nil
+	}
+	switch k {
+	case 0:
+		return c.Damping
+	case 1:
+		return c.Elasticity
+	case 2:
+		return c.Stiffness
+	case 3:
+		return c.Inert
+	case 4:
+		return c.Friction
+	}
+	return c.Radius
+}
+
+// curveNames are the Curves fields as Validate names them.
+var curveNames = [6]string{"Curves.Damping", "Curves.Elasticity", "Curves.Stiffness", "Curves.Inert", "Curves.Friction", "Curves.Radius"}
+
+func (c *Curves) validate() error {
+	for k, name := range curveNames {
+		if err := c.curve(k).validate(settingsType, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}

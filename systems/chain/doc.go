@@ -73,8 +73,8 @@
 // # Parameters
 //
 // Damping, Elasticity, Stiffness, Inert and Friction are clamped to [0, 1]
-// and Radius to >= 0 after their curve is applied, as DynamicBone clamps
-// them. A Curve is a list of (T, V) keys sorted by T, linear between keys and
+// and Radius to >= 0 after their curve (in Settings.Curves) is applied, as
+// DynamicBone clamps them. A Curve is a list of (T, V) keys sorted by T, linear between keys and
 // constant beyond the ends, evaluated at (rest distance from the root) /
 // (longest root-to-tip rest length); an empty curve is 1. Gravity and Force
 // are in DynamicBone's units: displacement per step at the update rate.

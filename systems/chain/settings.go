@@ -59,7 +59,7 @@ const (
 // Settings are a chain's tunable parameters. They may be edited at run time;
 // call Refresh afterwards so that the per-particle values follow.
 //
-// The six particle parameters are multiplied by their curve (evaluated at the
+// The six particle parameters are multiplied by their curve in Curves (evaluated at the
 // particle's rest distance from the root over the chain length) and then
 // clamped as DynamicBone clamps them: Damping, Elasticity, Stiffness, Inert
 // and Friction to [0, 1], Radius to >= 0. Weight is clamped to [0, 1] and
@@ -74,8 +74,11 @@ type Settings struct {
 	Friction   float32 // damping added on a particle that touched a collider (0..1)
 	Radius     float32 // particle radius against colliders, times object scale
 
-	DampingCurve, ElasticityCurve, StiffnessCurve Curve
-	InertCurve, FrictionCurve, RadiusCurve        Curve
+	// Curves, when not nil, multiply the six parameters along the chain.
+	// Behind a pointer because most chains have none: a chain's record
+	// then stays small, and chains may share one Curves (edit it, or put
+	// another in its place, then call Refresh on each).
+	Curves *Curves
 
 	// Gravity and Force are in DynamicBone's units: the displacement they add
 	// per step at UpdateRate, times the object scale. The part of Gravity
@@ -134,17 +137,8 @@ func (s *Settings) Validate() error {
 			return err
 		}
 	}
-	for _, c := range []struct {
-		name string
-		c    Curve
-	}{
-		{"DampingCurve", s.DampingCurve}, {"ElasticityCurve", s.ElasticityCurve},
-		{"StiffnessCurve", s.StiffnessCurve}, {"InertCurve", s.InertCurve},
-		{"FrictionCurve", s.FrictionCurve}, {"RadiusCurve", s.RadiusCurve},
-	} {
-		if err := c.c.validate(settingsType, c.name); err != nil {
-			return err
-		}
+	if err := s.Curves.validate(); err != nil {
+		return err
 	}
 	if err := check.FiniteVec3(settingsType, "Gravity", s.Gravity); err != nil {
 		return err

@@ -136,7 +136,7 @@ func TestRefreshCurvesAndClamps(t *testing.T) {
 	r := line(4, 0.25)
 	s := DefaultSettings()
 	s.Damping = 0.5
-	s.DampingCurve = Curve{{0, 0}, {1, 1}}
+	s.Curves = &Curves{Damping: Curve{{0, 0}, {1, 1}}}
 	s.Stiffness = 3 // clamped to 1
 	s.Radius = -1   // clamped to 0
 	pool, c := r.build(t, Desc{Settings: s})
@@ -150,7 +150,7 @@ func TestRefreshCurvesAndClamps(t *testing.T) {
 		}
 	}
 	// A runtime edit takes effect on Refresh, without rebuilding.
-	c.Settings.DampingCurve = nil
+	c.Settings.Curves = nil
 	c.Settings.Friction = 0.7
 	Refresh(p, c)
 	if p.Damping[2] != 0.5 || p.Friction[3] != 0.7 {
@@ -171,8 +171,8 @@ func TestValidateNamesTheField(t *testing.T) {
 		{"EndLength", func(d *Desc) { d.EndLength = -1 }},
 		{"EndOffset", func(d *Desc) { d.EndOffset = mgl32.Vec3{nan, 0, 0} }},
 		{"Damping", func(d *Desc) { d.Settings.Damping = nan }},
-		{"RadiusCurve[1].T", func(d *Desc) { d.Settings.RadiusCurve = Curve{{0.5, 1}, {0.2, 1}} }},
-		{"ElasticityCurve[0].V", func(d *Desc) { d.Settings.ElasticityCurve = Curve{{0, nan}} }},
+		{"Curves.Radius[1].T", func(d *Desc) { d.Settings.Curves = &Curves{Radius: Curve{{0.5, 1}, {0.2, 1}}} }},
+		{"Curves.Elasticity[0].V", func(d *Desc) { d.Settings.Curves = &Curves{Elasticity: Curve{{0, nan}}} }},
 		{"Gravity", func(d *Desc) { d.Settings.Gravity = mgl32.Vec3{0, nan, 0} }},
 		{"Freeze", func(d *Desc) { d.Settings.Freeze = 9 }},
 		{"Mode", func(d *Desc) { d.Settings.Mode = 9 }},
