@@ -26,4 +26,12 @@
 //
 // A World is not safe for concurrent use: call it from the game loop's
 // goroutine; it spreads each frame over its own workers.
+//
+// Build a crowd one character at a time: add a character's features
+// (chains, springs, animation, breath, look-at, IK) before the next
+// character's. Each feature moves the entity to another arche archetype,
+// and an archetype keeps the storage it grew to: adding one feature to
+// every character before the next feature leaves one crowd-sized table
+// behind per feature (1.3 KB per character on the stress rig), adding a
+// character's features one after the other leaves tables of one entity.
 package ecs
