@@ -107,7 +107,7 @@ func prepareChains(s *chainSystem, lo, hi int) {
 		f := chain.Frame{Dt: s.dt, ObjectPos: it.root.Pos, ObjectRot: it.root.Rot, ObjectScale: it.root.Scale, Reference: st.Reference}
 		for k := range steps {
 			c := &st.Chains[int(h.First)+k]
-			steps[k] = int8(chain.Prepare(c.ParticlesIn(&st.Rest, &st.Particles), c, pose, &f))
+			steps[k] = int8(chain.PrepareIn(&st.Rest, &st.Particles, c, &pose, &f))
 		}
 	}
 }
@@ -126,17 +126,9 @@ func stepChains(s *chainSystem, lo, hi int) {
 		h := it.feat
 		shapes := st.Shapes[h.ColliderFirst : h.ColliderFirst+h.ColliderCount]
 		for k := h.First; k < h.First+h.Count; k++ {
-			c := &st.Chains[k]
-			p := c.ParticlesIn(&st.Rest, &st.Particles)
-			switch n := int(st.Steps[k]); {
-			case n < 0:
-			case n == 0:
-				chain.SkipUpdate(p, c)
-			default:
-				for sub := 0; sub < n; sub++ {
-					chain.Step(p, c, sub, shapes) // Integrate then Constrain, fused
-				}
-			}
+			// Integrate then Constrain per sub-step, fused; SkipUpdate when
+			// the clock gave none.
+			chain.StepsIn(&st.Rest, &st.Particles, &st.Chains[k], int(st.Steps[k]), shapes)
 		}
 	}
 }
@@ -164,8 +156,8 @@ func applyChains(s *chainSystem, lo, hi int) {
 				continue
 			}
 			c := &st.Chains[k]
-			p := c.ParticlesIn(&st.Rest, &st.Particles)
-			if !particlesFinite(p.Pos) || !particlesFinite(p.Prev) {
+			pos, prev := st.Particles.Pos[c.First:c.First+c.N], st.Particles.Prev[c.First:c.First+c.N]
+			if !particlesFinite(pos) || !particlesFinite(prev) {
 				// A fault upstream (a hostile setting, a numerical blow-up):
 				// keep the animated pose this frame and restart the chain
 				// from it, rather than let NaN into the pose. Prev is
@@ -176,7 +168,7 @@ func applyChains(s *chainSystem, lo, hi int) {
 				h.Faults++
 				continue
 			}
-			if lowest := chain.Apply(p, c, pose); lowest >= 0 {
+			if lowest := chain.ApplyIn(&st.Rest, &st.Particles, c, &pose); lowest >= 0 {
 				// Every bone Apply writes descends from the chain's root,
 				// and the pose was current before it: forward kinematics
 				// over that subtree now, while it is in cache, leaves the
@@ -188,7 +180,7 @@ func applyChains(s *chainSystem, lo, hi int) {
 				e := a + it.pose.Count
 				fk.Run(s.pool.WorldPos[a:e], s.pool.WorldRot[a:e], s.pool.WorldScale[a:e], skel.Parents(),
 					s.pool.LocalPos[a:e], s.pool.LocalRot[a:e], s.pool.LocalScale[a:e],
-					it.root.Pos, it.root.Rot, it.root.Scale, lowest, int(skel.SubtreeEnd(int(p.Bone[0]))))
+					it.root.Pos, it.root.Rot, it.root.Scale, lowest, int(skel.SubtreeEnd(int(st.Rest.Bone[c.RestFirst]))))
 			}
 		}
 	}

@@ -49,15 +49,21 @@ func (p *Particles) Slice(lo, hi int) Particles { return particlesIn(p, lo, p, l
 // particlesIn returns the n particles whose rest data start at rest[rlo]
 // and whose other fields start at sim[lo].
 func particlesIn(rest *Particles, rlo int, sim *Particles, lo, n int) Particles {
+	var v Particles
+	viewIn(&v, rest, rlo, sim, lo, n)
+	return v
+}
+
+// viewIn sets every slice of v to the n particles whose rest data start at
+// rest[rlo] and whose other fields start at sim[lo], in place.
+func viewIn(v *Particles, rest *Particles, rlo int, sim *Particles, lo, n int) {
 	r, hi := rlo+n, lo+n
-	return Particles{
-		Bone: rest.Bone[rlo:r], Parent: rest.Parent[rlo:r], Children: rest.Children[rlo:r],
-		Local: rest.Local[rlo:r], LocalRot: rest.LocalRot[rlo:r], Dist: rest.Dist[rlo:r],
-		Damping: sim.Damping[lo:hi], Elasticity: sim.Elasticity[lo:hi], Stiffness: sim.Stiffness[lo:hi],
-		Inert: sim.Inert[lo:hi], Friction: sim.Friction[lo:hi], Radius: sim.Radius[lo:hi],
-		Pos: sim.Pos[lo:hi], Prev: sim.Prev[lo:hi], Collided: sim.Collided[lo:hi],
-		Axis: sim.Axis[lo:hi],
-	}
+	v.Bone, v.Parent, v.Children = rest.Bone[rlo:r], rest.Parent[rlo:r], rest.Children[rlo:r]
+	v.Local, v.LocalRot, v.Dist = rest.Local[rlo:r], rest.LocalRot[rlo:r], rest.Dist[rlo:r]
+	v.Damping, v.Elasticity, v.Stiffness = sim.Damping[lo:hi], sim.Elasticity[lo:hi], sim.Stiffness[lo:hi]
+	v.Inert, v.Friction, v.Radius = sim.Inert[lo:hi], sim.Friction[lo:hi], sim.Radius[lo:hi]
+	v.Pos, v.Prev, v.Collided = sim.Pos[lo:hi], sim.Prev[lo:hi], sim.Collided[lo:hi]
+	v.Axis = sim.Axis[lo:hi]
 }
 
 // Grow appends n zeroed particles (set-up time; it allocates) and returns

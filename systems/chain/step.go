@@ -10,7 +10,9 @@ import (
 // particles are carried by the character's movement, then only the
 // stiffness limit and the bone lengths are enforced, so that the chain
 // follows the animation without advancing the simulation.
-func SkipUpdate(p Particles, c *Chain) {
+func SkipUpdate(p Particles, c *Chain) { skipUpdate(&p, c) }
+
+func skipUpdate(p *Particles, c *Chain) {
 	n := len(p.Pos)
 	if n == 0 || n != len(c.pk) {
 		return // not the chain's particles

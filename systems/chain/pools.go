@@ -1,0 +1,52 @@
+package chain
+
+import "github.com/sway-anim/sway/systems/collide"
+
+// The In functions run the kernels on a chain whose particles live in a
+// store's pools: its rest data in rest from c.RestFirst, the rest of its
+// fields in sim from c.First (see Chain.ParticlesIn). They are for systems
+// that step every chain of thousands of characters each frame: a
+// Particles view is 16 slices, built and then copied into the call, which
+// cost the chain systems about a sixth of their instructions; each In
+// function builds in place only the slices its kernel reads. The results
+// are those of Prepare, Step, SkipUpdate and Apply on c.ParticlesIn(rest,
+// sim).
+
+// PrepareIn is Prepare on c's particles in rest and sim.
+func PrepareIn(rest, sim *Particles, c *Chain, pose *Pose, f *Frame) int {
+	var p Particles
+	viewIn(&p, rest, c.RestFirst, sim, c.First, c.N)
+	return prepare(&p, c, pose, f)
+}
+
+// StepsIn runs the steps Prepare asked for: sub-steps 0..steps-1 (Step),
+// SkipUpdate for steps 0, nothing for steps < 0 (the chain is off).
+func StepsIn(rest, sim *Particles, c *Chain, steps int, shapes []collide.Shape) {
+	if steps < 0 {
+		return
+	}
+	// What step, constrain and skipUpdate read.
+	r, lo, hi := c.RestFirst, c.First, c.First+c.N
+	p := Particles{
+		Parent: rest.Parent[r : r+c.N],
+		Pos:    sim.Pos[lo:hi], Prev: sim.Prev[lo:hi], Collided: sim.Collided[lo:hi], Axis: sim.Axis[lo:hi],
+	}
+	if steps == 0 {
+		skipUpdate(&p, c)
+		return
+	}
+	for sub := 0; sub < steps; sub++ {
+		step(&p, c, sub, shapes)
+	}
+}
+
+// ApplyIn is Apply on c's particles in rest and sim.
+func ApplyIn(rest, sim *Particles, c *Chain, pose *Pose) int {
+	// What apply and moveChild read.
+	r, lo, hi := c.RestFirst, c.First, c.First+c.N
+	p := Particles{
+		Bone: rest.Bone[r : r+c.N], Parent: rest.Parent[r : r+c.N], Children: rest.Children[r : r+c.N], Local: rest.Local[r : r+c.N],
+		Pos: sim.Pos[lo:hi],
+	}
+	return apply(&p, c, pose)
+}

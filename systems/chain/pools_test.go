@@ -1,0 +1,94 @@
+package chain
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/sway-anim/sway/systems/collide"
+)
+
+// The In functions give the results of Prepare, Step, SkipUpdate and Apply
+// on a full view, bit for bit: two copies of one chain, one run through
+// each, over frames with one sub-step, none (skip updates at 90 fps) and
+// two, a moving and turning character and a collider in the way.
+func TestInFunctionsMatchTheViewKernels(t *testing.T) {
+	s := DefaultSettings()
+	s.Gravity, s.Radius, s.Stiffness, s.Friction = mgl32.Vec3{0, -0.01, 0}, 0.03, 0.2, 0.3
+	d := Desc{Settings: s, EndLength: 1, Colliders: []int32{0}}
+	ra, rb := line(5, 0.2), line(5, 0.2)
+	poolA, ca := ra.build(t, d)
+	poolB, cb := rb.build(t, d)
+	pa := ca.Particles(poolA)
+	sphere := collide.NewSphere(mgl32.Vec3{0.15, -0.5, 0.05}, 0.12)
+	shapes := make([]collide.Shape, 1)
+	collide.ToWorld(&shapes[0], &sphere, mgl32.Vec3{}, mgl32.QuatIdent(), mgl32.Vec3{1, 1, 1})
+	touches := 0
+	for f := 0; f < 120; f++ {
+		dt := float32(1.0 / 60)
+		switch {
+		case f >= 40 && f < 80:
+			dt = 1.0 / 90 // some frames without a step
+		case f >= 80:
+			dt = 1.0 / 30 // two steps
+		}
+		tm := float64(f) / 60
+		obj := Frame{
+			Dt:          dt,
+			ObjectPos:   mgl32.Vec3{float32(0.4 * math.Sin(3*tm)), 0, float32(0.2 * tm)},
+			ObjectRot:   mgl32.QuatRotate(float32(0.5*math.Sin(2*tm)), mgl32.Vec3{0, 1, 0}),
+			ObjectScale: mgl32.Vec3{1, 1, 1},
+		}
+		ra.obj, rb.obj = obj, obj
+		ra.animate()
+		rb.animate()
+
+		na := Prepare(pa, ca, ra.pose, &ra.obj)
+		nb := PrepareIn(poolB, poolB, cb, &rb.pose, &rb.obj)
+		if na != nb {
+			t.Fatalf("frame %d: Prepare %d steps, PrepareIn %d", f, na, nb)
+		}
+		switch {
+		case na == 0:
+			SkipUpdate(pa, ca)
+		case na > 0:
+			for sub := 0; sub < na; sub++ {
+				Step(pa, ca, sub, shapes)
+			}
+		}
+		StepsIn(poolB, poolB, cb, nb, shapes)
+		la, lb := -1, -1
+		if na >= 0 {
+			la, lb = Apply(pa, ca, ra.pose), ApplyIn(poolB, poolB, cb, &rb.pose)
+		}
+		if la != lb {
+			t.Fatalf("frame %d: Apply from %d, ApplyIn from %d", f, la, lb)
+		}
+		for i := range poolA.Pos {
+			if poolA.Pos[i] != poolB.Pos[i] || poolA.Prev[i] != poolB.Prev[i] || poolA.Collided[i] != poolB.Collided[i] {
+				t.Fatalf("frame %d particle %d: %v %v, In: %v %v", f, i, poolA.Pos[i], poolA.Prev[i], poolB.Pos[i], poolB.Prev[i])
+			}
+		}
+		if anyCollided(poolA) {
+			touches++
+		}
+		for b := range ra.pose.LocalRot {
+			if ra.pose.LocalRot[b] != rb.pose.LocalRot[b] || ra.pose.LocalPos[b] != rb.pose.LocalPos[b] {
+				t.Fatalf("frame %d bone %d: locals differ", f, b)
+			}
+		}
+	}
+	if touches == 0 {
+		t.Fatal("no particle ever touched the collider: the run tests too little")
+	}
+}
+
+func anyCollided(p *Particles) bool {
+	for _, h := range p.Collided {
+		if h {
+			return true
+		}
+	}
+	return false
+}
