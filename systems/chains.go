@@ -151,6 +151,7 @@ func applyChains(s *chainSystem, lo, hi int) {
 		if !Sync(s.pool, skel, it.pose, it.root) {
 			continue
 		}
+		parents, scale := skel.Parents(), s.pool.LocalScale[it.pose.First:it.pose.First+it.pose.Count]
 		for k := h.First; k < h.First+h.Count; k++ {
 			if st.Steps[k] < 0 {
 				continue
@@ -176,22 +177,22 @@ func applyChains(s *chainSystem, lo, hi int) {
 				// (it would recompute the whole span from the first chain
 				// to the last, arms and legs between included). The same
 				// kernel as the final pass: the same values.
-				a := it.pose.First
-				e := a + it.pose.Count
-				fk.Run(s.pool.WorldPos[a:e], s.pool.WorldRot[a:e], s.pool.WorldScale[a:e], skel.Parents(),
-					s.pool.LocalPos[a:e], s.pool.LocalRot[a:e], s.pool.LocalScale[a:e],
+				fk.Run(pose.WorldPos, pose.WorldRot, pose.WorldScale, parents, pose.LocalPos, pose.LocalRot, scale,
 					it.root.Pos, it.root.Rot, it.root.Scale, lowest, int(skel.SubtreeEnd(int(st.Rest.Bone[c.RestFirst]))))
 			}
 		}
 	}
 }
 
-// particlesFinite reports whether every position is finite (one add per
-// component: a NaN or an Inf anywhere makes the sum non-finite).
+// particlesFinite reports whether every position is finite: x*0 is 0 for
+// a finite x and NaN otherwise, and a NaN anywhere makes its sum NaN. One
+// sum per component, so that the adds do not wait on each other.
 func particlesFinite(pos []mgl32.Vec3) bool {
-	var sum float32
+	var s0, s1, s2 float32
 	for _, v := range pos {
-		sum += v[0]*0 + v[1]*0 + v[2]*0
+		s0 += v[0] * 0
+		s1 += v[1] * 0
+		s2 += v[2] * 0
 	}
-	return sum == 0
+	return s0+s1+s2 == 0
 }

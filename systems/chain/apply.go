@@ -21,15 +21,26 @@ import (
 // rule) and its children are moved instead. Every bone but the root gets
 // the local position that puts it on its particle. The root bone itself is
 // never moved.
-func Apply(p Particles, c *Chain, pose Pose) int { return apply(&p, c, &pose) }
+func Apply(p Particles, c *Chain, pose Pose) int {
+	v := applyView{pos: p.Pos, parent: p.Parent, bone: p.Bone, children: p.Children, local: p.Local}
+	return apply(&v, c, &pose)
+}
 
-func apply(p *Particles, c *Chain, pose *Pose) int {
-	n := len(p.Pos)
-	if n == 0 || !poseFits(*pose, c.maxBone) || p.Bone[0] < 0 {
+// applyView is what apply reads of the particles: five slices, so that a
+// caller with a store's pools (ApplyIn) builds no more.
+type applyView struct {
+	pos                    []mgl32.Vec3
+	parent, bone, children []int32
+	local                  []mgl32.Vec3
+}
+
+func apply(p *applyView, c *Chain, pose *Pose) int {
+	n := len(p.pos)
+	if n == 0 || !poseFits(*pose, c.maxBone) || len(p.bone) < n || p.bone[0] < 0 {
 		return -1
 	}
-	pos, parent, bone, children := p.Pos[:n], p.Parent[:n], p.Bone[:n], p.Children[:n]
-	local := p.Local[:n]
+	pos, parent, bone, children := p.pos[:n], p.parent[:n], p.bone[:n], p.children[:n]
+	local := p.local[:n]
 	// rot is indexed by bone: the root bone's animated world rotation, then
 	// each turned bone's new one, written parents first.
 	lp, lr, ws, rot := pose.LocalPos, pose.LocalRot, pose.WorldScale, pose.WorldRot
@@ -126,11 +137,11 @@ func apply(p *Particles, c *Chain, pose *Pose) int {
 
 // moveChild puts bone b of particle i on it, its parent particle j (bone
 // pb) keeping its rotation.
-func moveChild(p *Particles, pose *Pose, i, j int, pb, b int32) {
+func moveChild(p *applyView, pose *Pose, i, j int, pb, b int32) {
 	w, L := &pose.WorldRot[pb], &pose.LocalRot[b]
 	cw, cx, cy, cz := qmul(w.W, w.V[0], w.V[1], w.V[2], L.W, L.V[0], L.V[1], L.V[2])
 	pose.WorldRot[b] = mgl32.Quat{W: cw, V: mgl32.Vec3{cx, cy, cz}}
-	pose.LocalPos[b] = div3(mathx.InvRotate(*w, p.Pos[i].Sub(p.Pos[j])), pose.WorldScale[pb])
+	pose.LocalPos[b] = div3(mathx.InvRotate(*w, p.pos[i].Sub(p.pos[j])), pose.WorldScale[pb])
 }
 
 // rotate returns v rotated by the unit quaternion (w, x, y, z), in

@@ -44,9 +44,9 @@ func StepsIn(rest, sim *Particles, c *Chain, steps int, shapes []collide.Shape) 
 func ApplyIn(rest, sim *Particles, c *Chain, pose *Pose) int {
 	// What apply and moveChild read.
 	r, lo, hi := c.RestFirst, c.First, c.First+c.N
-	p := Particles{
-		Bone: rest.Bone[r : r+c.N], Parent: rest.Parent[r : r+c.N], Children: rest.Children[r : r+c.N], Local: rest.Local[r : r+c.N],
-		Pos: sim.Pos[lo:hi],
+	p := applyView{
+		bone: rest.Bone[r : r+c.N], parent: rest.Parent[r : r+c.N], children: rest.Children[r : r+c.N], local: rest.Local[r : r+c.N],
+		pos: sim.Pos[lo:hi],
 	}
 	return apply(&p, c, pose)
 }

@@ -21,7 +21,7 @@ func Update(p Particles, c *Chain, pose Pose, shapes []collide.Shape, f *Frame) 
 			step(&p, c, s, shapes)
 		}
 	}
-	return apply(&p, c, &pose)
+	return Apply(p, c, pose)
 }
 
 // PlaceColliders puts each collider description on its bone's animated
