@@ -147,18 +147,21 @@ func (bl *Builder) Build(pool *Particles, c *Chain, d *Desc) error {
 // editing c.Settings; it is cheap and does not allocate.
 func Refresh(p Particles, c *Chain) {
 	s := &c.Settings
-	cv := s.Curves
+	var cv Curves // nil curves: factor 1
+	if s.Curves != nil {
+		cv = *s.Curves
+	}
 	for i := range p.Bone {
 		a := float32(0)
 		if c.total > 0 {
 			a = p.Dist[i] / c.total
 		}
-		p.Damping[i] = mathx.Clamp01(s.Damping * cv.curve(0).Eval(a))
-		p.Elasticity[i] = mathx.Clamp01(s.Elasticity * cv.curve(1).Eval(a))
-		p.Stiffness[i] = mathx.Clamp01(s.Stiffness * cv.curve(2).Eval(a))
-		p.Inert[i] = mathx.Clamp01(s.Inert * cv.curve(3).Eval(a))
-		p.Friction[i] = mathx.Clamp01(s.Friction * cv.curve(4).Eval(a))
-		r := s.Radius * cv.curve(5).Eval(a)
+		p.Damping[i] = mathx.Clamp01(s.Damping * cv.Damping.Eval(a))
+		p.Elasticity[i] = mathx.Clamp01(s.Elasticity * cv.Elasticity.Eval(a))
+		p.Stiffness[i] = mathx.Clamp01(s.Stiffness * cv.Stiffness.Eval(a))
+		p.Inert[i] = mathx.Clamp01(s.Inert * cv.Inert.Eval(a))
+		p.Friction[i] = mathx.Clamp01(s.Friction * cv.Friction.Eval(a))
+		r := s.Radius * cv.Radius.Eval(a)
 		if !(r > 0) || !mathx.IsFinite(r) {
 			r = 0
 		}

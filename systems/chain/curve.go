@@ -70,33 +70,19 @@ type Curves struct {
 	Inert, Friction, Radius        Curve
 }
 
-// curve returns the curve of parameter k (0 Damping .. 5 Radius); nil for
-// a nil c.
-func (c *Curves) curve(k int) Curve {
+// validate checks every curve of c (none for a nil c), naming the field.
+func (c *Curves) validate() error {
 	if c == nil {
 		return nil
 	}
-	switch k {
-	case 0:
-		return c.Damping
-	case 1:
-		return c.Elasticity
-	case 2:
-		return c.Stiffness
-	case 3:
-		return c.Inert
-	case 4:
-		return c.Friction
-	}
-	return c.Radius
-}
-
-// curveNames are the Curves fields as Validate names them.
-var curveNames = [6]string{"Curves.Damping", "Curves.Elasticity", "Curves.Stiffness", "Curves.Inert", "Curves.Friction", "Curves.Radius"}
-
-func (c *Curves) validate() error {
-	for k, name := range curveNames {
-		if err := c.curve(k).validate(settingsType, name); err != nil {
+	for _, f := range []struct {
+		name string
+		c    Curve
+	}{
+		{"Curves.Damping", c.Damping}, {"Curves.Elasticity", c.Elasticity}, {"Curves.Stiffness", c.Stiffness},
+		{"Curves.Inert", c.Inert}, {"Curves.Friction", c.Friction}, {"Curves.Radius", c.Radius},
+	} {
+		if err := f.c.validate(settingsType, f.name); err != nil {
 			return err
 		}
 	}

@@ -59,10 +59,11 @@ const (
 // Settings are a chain's tunable parameters. They may be edited at run time;
 // call Refresh afterwards so that the per-particle values follow.
 //
-// The six particle parameters are multiplied by their curve in Curves (evaluated at the
-// particle's rest distance from the root over the chain length) and then
-// clamped as DynamicBone clamps them: Damping, Elasticity, Stiffness, Inert
-// and Friction to [0, 1], Radius to >= 0. Weight is clamped to [0, 1] and
+// The six particle parameters are multiplied by their curve in Curves
+// (evaluated at the particle's rest distance from the root over the chain
+// length) and then clamped as DynamicBone clamps them: Damping,
+// Elasticity, Stiffness, Inert and Friction to [0, 1], Radius to >= 0.
+// Weight is clamped to [0, 1] and
 // UpdateRate to >= 0. Non-finite values are rejected by Validate; a runtime
 // edit that skips Validate still never produces NaN (clamps map NaN to the
 // lower bound and a non-finite force is ignored).
