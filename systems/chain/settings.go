@@ -63,10 +63,10 @@ const (
 // (evaluated at the particle's rest distance from the root over the chain
 // length) and then clamped as DynamicBone clamps them: Damping,
 // Elasticity, Stiffness, Inert and Friction to [0, 1], Radius to >= 0.
-// Weight is clamped to [0, 1] and
-// UpdateRate to >= 0. Non-finite values are rejected by Validate; a runtime
-// edit that skips Validate still never produces NaN (clamps map NaN to the
-// lower bound and a non-finite force is ignored).
+// Weight is clamped to [0, 1] and UpdateRate to >= 0. Non-finite values
+// are rejected by Validate; a runtime edit that skips Validate still never
+// produces NaN (clamps map NaN to the lower bound and a non-finite force
+// is ignored).
 type Settings struct {
 	Damping    float32 // velocity lost per step (0..1)
 	Elasticity float32 // pull toward the animated pose per step (0..1)
