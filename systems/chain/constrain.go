@@ -34,7 +34,7 @@ func step(p *Particles, c *Chain, sub int, shapes []collide.Shape) {
 		return // not the chain's particles
 	}
 	var in integrator
-	in.start(p, c, sub)
+	in.start(&p.Pos[0], &p.Prev[0], c, sub)
 	constrain(p, c, shapes, &in)
 }
 

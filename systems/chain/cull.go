@@ -48,31 +48,35 @@ func (cl *culled) set(idx []int32, shapes []collide.Shape, root mgl32.Vec3, reac
 		if uint(k) >= uint(len(shapes)) {
 			continue
 		}
-		s := &shapes[k]
-		if s.Bound == collide.Inside || s.Kind == collide.Plane {
-			cl.r[n], cl.gap[n], cl.k[n] = inf, -inf, k
-			n++
-			continue
-		}
-		c0, c1, c2, r := s.A[0], s.A[1], s.A[2], s.RA
-		if s.Kind != collide.Sphere {
-			// A capsule: the sphere around its middle.
-			u0, u1, u2 := s.B[0]-c0, s.B[1]-c1, s.B[2]-c2
-			c0, c1, c2 = c0+u0*0.5, c1+u1*0.5, c2+u2*0.5
-			if s.RB > r {
-				r = s.RB
-			}
-			r += 0.5 * sqrt32(u0*u0+u1*u1+u2*u2)
-		}
-		d0, d1, d2 := c0-root[0], c1-root[1], c2-root[2]
-		gap := sqrt32(d0*d0+d1*d1+d2*d2) - r
-		if !(gap < reach) {
-			continue // too far from the whole chain (or not finite)
+		c0, c1, c2, r, gap := bound(&shapes[k], root, inf)
+		if !(gap < reach) && gap != -inf {
+			continue // too far from the whole chain (or not finite); an unbounded shape stays
 		}
 		cl.c0[n], cl.c1[n], cl.c2[n], cl.r[n], cl.gap[n], cl.k[n] = c0, c1, c2, r, gap, k
 		n++
 	}
 	cl.n = n
+}
+
+// bound returns the bounding sphere (centre c, radius r) of s and its gap
+// from root; for a plane or an Inside shape, which have no bound, the
+// origin, radius inf and gap -inf.
+func bound(s *collide.Shape, root mgl32.Vec3, inf float32) (c0, c1, c2, r, gap float32) {
+	if s.Bound == collide.Inside || s.Kind == collide.Plane {
+		return 0, 0, 0, inf, -inf
+	}
+	c0, c1, c2, r = s.A[0], s.A[1], s.A[2], s.RA
+	if s.Kind != collide.Sphere {
+		// A capsule: the sphere around its middle.
+		u0, u1, u2 := s.B[0]-c0, s.B[1]-c1, s.B[2]-c2
+		c0, c1, c2 = c0+u0*0.5, c1+u1*0.5, c2+u2*0.5
+		if s.RB > r {
+			r = s.RB
+		}
+		r += 0.5 * sqrt32(u0*u0+u1*u1+u2*u2)
+	}
+	d0, d1, d2 := c0-root[0], c1-root[1], c2-root[2]
+	return c0, c1, c2, r, sqrt32(d0*d0+d1*d1+d2*d2) - r
 }
 
 // reachable returns a bit for each kept collider that a particle can touch

@@ -26,7 +26,7 @@ func Integrate(p Particles, c *Chain, sub int) {
 		return // not the chain's particles
 	}
 	var in integrator
-	in.start(&p, c, sub)
+	in.start(&p.Pos[0], &p.Prev[0], c, sub)
 	pos, prev, hit, pk := p.Pos[:n], p.Prev[:n], p.Collided[:n], c.pk[:n]
 	f0, f1, f2, m0, m1, m2, vs := in.f0, in.f1, in.f2, in.m0, in.m1, in.m2, in.vs
 	for i := 1; i < n; i++ {
@@ -55,29 +55,29 @@ type integrator struct {
 	vs         float32 // velocity rescale: new step length / last step length
 }
 
-// start moves the root particle and sets the step's parameters.
-func (in *integrator) start(p *Particles, c *Chain, sub int) {
-	pos, prev := p.Pos, p.Prev
+// start moves the root particle, at pos0 with its previous position at
+// prev0, and sets the step's parameters.
+func (in *integrator) start(pos0, prev0 *mgl32.Vec3, c *Chain, sub int) {
 	var move mgl32.Vec3
 	in.vs = 1
 	if c.Settings.Mode == Variable {
 		// The root and the character's movement are spread evenly over the
 		// frame's sub-steps, so that a low frame rate sees the same path.
 		if sub == 0 {
-			c.rootFrom = pos[0]
+			c.rootFrom = *pos0
 		}
 		steps := float32(max(c.steps, 1))
 		k := min(float32(sub+1)/steps, 1)
-		prev[0] = pos[0]
-		pos[0] = mathx.LerpVec3(c.rootFrom, c.animRoot, k)
+		*prev0 = *pos0
+		*pos0 = mathx.LerpVec3(c.rootFrom, c.animRoot, k)
 		move = c.move.Mul(1 / steps)
 		if c.prevH > 0 {
 			in.vs = c.h / c.prevH
 		}
 		c.prevH = c.h
 	} else {
-		prev[0] = pos[0]
-		pos[0] = c.animRoot
+		*prev0 = *pos0
+		*pos0 = c.animRoot
 		if sub == 0 {
 			move = c.move
 		}

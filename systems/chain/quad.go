@@ -1,0 +1,392 @@
+package chain
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/sway-anim/sway/systems/collide"
+)
+
+// Quad steps four chains of one shape side by side, one per SIMD lane:
+// typically the same chain of four characters built from one Desc. Their
+// state is copied into columns (element s of every array belongs to the
+// chain in lane s), every sub-step runs particle by particle for the four
+// at once, and the result is copied back. The lanes compute exactly the
+// operations of Step in the same order, so the result is the same bits as
+// StepsIn on each chain alone; a particle that touches a collider is
+// finished by the same scalar code Step uses.
+//
+// A Quad is scratch: keep one per goroutine (it is about 5 KB) and reuse
+// it. The zero value is ready.
+type Quad struct{ q quad }
+
+// quadMaxN is the longest chain a quad takes; longer ones step alone.
+const quadMaxN = 32
+
+// quadPart is one particle of the four lanes.
+type quadPart struct {
+	x, y, z    [4]float32 // position
+	px, py, pz [4]float32 // previous position
+	hit        [4]uint32  // all ones: it touched a collider in the last step
+	_          [4]uint32
+}
+
+// quadCol is one listed collider of the four lanes: its bounding sphere
+// and gap (see culled; the gap is NaN where the lane culled it), and which
+// lanes can reach it at the particle being stepped.
+type quadCol struct {
+	c0, c1, c2, r, gap [4]float32
+	reach              [4]uint32
+}
+
+type quad struct {
+	part [quadMaxN]quadPart
+	// Each lane's packed step inputs and state, from particle 0.
+	pk        [4][]packed
+	pos, prev [4][]mgl32.Vec3
+	hit       [4][]bool
+	// The sub-step's integration (see integrator) and the slack of each
+	// lane (see constrainer).
+	f0, f1, f2, m0, m1, m2, vs [4]float32
+	slack                      [4]float32
+	ncol                       int // colliders listed per chain, at most maxCull
+	col                        [maxCull]quadCol
+	// Stage A's position (before keep-length), for a lane the scalar code
+	// finishes.
+	ax, ay, az [4]float32
+	// Spill space of the SIMD kernel: the packed inputs as columns.
+	t [16][4]float32
+
+	chains  [4]*Chain
+	shapes  [4][]collide.Shape
+	clReach [4]float32 // the reach each lane's colliders were culled for
+}
+
+// StepsIn runs StepsIn on the four chains cs, each with its steps and
+// its character's collider shapes. When the four are of one shape (same
+// rest data, no freeze axis, the same number of colliders, at most 8) and
+// take the same number of sub-steps, they are stepped side by side;
+// otherwise each alone. A nil chain is skipped.
+func (q *Quad) StepsIn(rest, sim *Particles, cs *[4]*Chain, steps *[4]int, shapes *[4][]collide.Shape) {
+	if !useQuad || !quadable(rest, sim, cs, steps) {
+		for s, c := range cs {
+			if c != nil {
+				StepsIn(rest, sim, c, steps[s], shapes[s])
+			}
+		}
+		return
+	}
+	q.q.run(rest, sim, cs, steps[0], shapes)
+}
+
+// quadable reports whether the four chains can be stepped side by side.
+func quadable(rest, sim *Particles, cs *[4]*Chain, steps *[4]int) bool {
+	c0 := cs[0]
+	if c0 == nil || steps[0] < 1 {
+		return false
+	}
+	n := c0.N
+	for s, c := range cs {
+		if c == nil || steps[s] != steps[0] || c.RestFirst != c0.RestFirst || c.N != n || len(c.pk) != n ||
+			c.Settings.Freeze != FreezeNone || len(c.Colliders) != len(c0.Colliders) ||
+			c.First < 0 || c.First+n > len(sim.Pos) || c.First+n > len(sim.Prev) || c.First+n > len(sim.Collided) {
+			return false
+		}
+	}
+	if n < 2 || n > quadMaxN || len(c0.Colliders) > maxCull || c0.RestFirst < 0 || c0.RestFirst+n > len(rest.Parent) {
+		return false
+	}
+	// Parents first: the lanes share the rest data, so one check serves.
+	for i, j := range rest.Parent[c0.RestFirst : c0.RestFirst+n] {
+		if i > 0 && uint(j) >= uint(i) {
+			return false
+		}
+	}
+	return true
+}
+
+// run steps the four chains cs, quadable, steps sub-steps each.
+func (q *quad) run(rest, sim *Particles, cs *[4]*Chain, steps int, shapes *[4][]collide.Shape) {
+	n := cs[0].N
+	parent := rest.Parent[cs[0].RestFirst : cs[0].RestFirst+n]
+	q.ncol = len(cs[0].Colliders)
+	for s, c := range cs {
+		q.chains[s], q.shapes[s], q.pk[s] = c, shapes[s], c.pk[:n]
+		q.pos[s], q.prev[s], q.hit[s] = sim.Pos[c.First:c.First+n], sim.Prev[c.First:c.First+n], sim.Collided[c.First:c.First+n]
+	}
+	quadLoad(q, n)
+	for sub := range steps {
+		q.start(sub)
+		for i := 1; i < n; i++ {
+			j := int(parent[i])
+			if m := quadKernel(q, i, j); m != 0 {
+				q.finish(i, j, m)
+			}
+		}
+	}
+	quadStore(q, n)
+	q.chains, q.shapes, q.pk = [4]*Chain{}, [4][]collide.Shape{}, [4][]packed{}
+	q.pos, q.prev, q.hit = [4][]mgl32.Vec3{}, [4][]mgl32.Vec3{}, [4][]bool{}
+}
+
+// quadLoadGo copies the first n particles of the lanes' state (q.pos,
+// q.prev, q.hit) into the columns.
+func quadLoadGo(q *quad, n int) {
+	for s := range 4 {
+		pos, prev, hit := q.pos[s][:n], q.prev[s][:n], q.hit[s][:n]
+		for i := range pos {
+			P := &q.part[i]
+			P.x[s], P.y[s], P.z[s] = pos[i][0], pos[i][1], pos[i][2]
+			P.px[s], P.py[s], P.pz[s] = prev[i][0], prev[i][1], prev[i][2]
+			P.hit[s] = 0
+			if hit[i] {
+				P.hit[s] = ^uint32(0)
+			}
+		}
+	}
+}
+
+// quadStoreGo copies the columns back into the lanes' state.
+func quadStoreGo(q *quad, n int) {
+	for s := range 4 {
+		pos, prev, hit := q.pos[s][:n], q.prev[s][:n], q.hit[s][:n]
+		for i := range pos {
+			P := &q.part[i]
+			pos[i] = mgl32.Vec3{P.x[s], P.y[s], P.z[s]}
+			prev[i] = mgl32.Vec3{P.px[s], P.py[s], P.pz[s]}
+			hit[i] = P.hit[s] != 0
+		}
+	}
+}
+
+// start moves each lane's root particle and sets its integration and
+// colliders for sub-step sub, as step and constrain do.
+func (q *quad) start(sub int) {
+	P := &q.part[0]
+	for s, c := range q.chains {
+		pos := mgl32.Vec3{P.x[s], P.y[s], P.z[s]}
+		prev := mgl32.Vec3{P.px[s], P.py[s], P.pz[s]}
+		var in integrator
+		in.start(&pos, &prev, c, sub)
+		P.x[s], P.y[s], P.z[s] = pos[0], pos[1], pos[2]
+		P.px[s], P.py[s], P.pz[s] = prev[0], prev[1], prev[2]
+		q.f0[s], q.f1[s], q.f2[s] = in.f0, in.f1, in.f2
+		q.m0[s], q.m1[s], q.m2[s] = in.m0, in.m1, in.m2
+		q.vs[s], q.slack[s] = in.vs, 0
+		q.cull(s, c.reach*(1+cullMargin))
+	}
+}
+
+// cull sets lane s's collider columns as culled.set does for reach: a
+// collider culled.set leaves out gets a NaN gap, which no path passes.
+func (q *quad) cull(s int, reach float32) {
+	s &= 3
+	c, shapes := q.chains[s], q.shapes[s]
+	root := mgl32.Vec3{q.part[0].x[s], q.part[0].y[s], q.part[0].z[s]}
+	inf, nan := float32(math.Inf(1)), float32(math.NaN())
+	q.clReach[s] = reach
+	for k, idx := range c.Colliders[:q.ncol] {
+		C := &q.col[k&(maxCull-1)]
+		C.c0[s], C.c1[s], C.c2[s], C.r[s], C.gap[s] = 0, 0, 0, 0, nan
+		if uint(idx) >= uint(len(shapes)) {
+			continue
+		}
+		c0, c1, c2, r, gap := bound(&shapes[idx], root, inf)
+		if !(gap < reach) && gap != -inf {
+			continue
+		}
+		C.c0[s], C.c1[s], C.c2[s], C.r[s], C.gap[s] = c0, c1, c2, r, gap
+	}
+}
+
+// mask returns lane s's colliders in reach of particle i, as
+// culled.reachable gives them but by listed index.
+func (q *quad) mask(s int) uint32 {
+	var m uint32
+	for k := range q.ncol {
+		if q.col[k&(maxCull-1)].reach[s&3] != 0 {
+			m |= 1 << k
+		}
+	}
+	return m
+}
+
+// hits is culled.hits for lane s.
+func (q *quad) hits(s int, mask uint32, x0, x1, x2, r float32) bool {
+	for k := range q.ncol {
+		if mask&(1<<k) == 0 {
+			continue
+		}
+		C := &q.col[k&(maxCull-1)]
+		d0, d1, d2 := x0-C.c0[s], x1-C.c1[s], x2-C.c2[s]
+		if lim := C.r[s] + r; d0*d0+d1*d1+d2*d2 < lim*lim {
+			return true
+		}
+	}
+	return false
+}
+
+// push is culled.push for lane s.
+func (q *quad) push(s int, mask uint32, x0, x1, x2, r float32) (float32, float32, float32, bool) {
+	touched := false
+	idx, shapes := q.chains[s].Colliders, q.shapes[s]
+	for k := range q.ncol {
+		if mask&(1<<k) == 0 {
+			continue
+		}
+		C := &q.col[k&(maxCull-1)]
+		d0, d1, d2 := x0-C.c0[s], x1-C.c1[s], x2-C.c2[s]
+		if lim := C.r[s] + r; d0*d0+d1*d1+d2*d2 >= lim*lim {
+			continue
+		}
+		if i := idx[k]; uint(i) < uint(len(shapes)) {
+			v := mgl32.Vec3{x0, x1, x2}
+			if collide.Push(&v, r, &shapes[i]) {
+				x0, x1, x2, touched = v[0], v[1], v[2], true
+			}
+		}
+	}
+	return x0, x1, x2, touched
+}
+
+// finish completes particle i (parent j) of the lanes in m (see
+// quadKernel) with the scalar code of constrainer.finish and again.
+func (q *quad) finish(i, j int, m uint32) {
+	P, J := &q.part[i&(quadMaxN-1)], &q.part[j&(quadMaxN-1)]
+	for s := range 4 {
+		if m&(0x111<<s) == 0 {
+			continue
+		}
+		kp := &q.pk[s][i]
+		p0, p1, p2 := J.x[s], J.y[s], J.z[s]
+		if m&(0x100<<s) != 0 {
+			// Not finite: the animated shape, as constrain falls back.
+			x0, x1, x2 := p0+kp.o0, p1+kp.o1, p2+kp.o2
+			P.x[s], P.y[s], P.z[s] = x0, x1, x2
+			P.px[s], P.py[s], P.pz[s] = x0, x1, x2
+			continue
+		}
+		mask, r := q.mask(s), kp.r
+		var x0, x1, x2 float32
+		touched := false
+		if m&(1<<s) != 0 {
+			x0, x1, x2 = q.ax[s], q.ay[s], q.az[s]
+			if q.hits(s, mask, x0, x1, x2, r) {
+				x0, x1, x2, touched = q.push(s, mask, x0, x1, x2, r)
+			}
+			x0, x1, x2 = keepLength3(x0, x1, x2, p0, p1, p2, kp.o0, kp.o1, kp.o2, kp.rl)
+		} else {
+			x0, x1, x2 = P.x[s], P.y[s], P.z[s]
+		}
+		q.again(s, i, x0, x1, x2, p0, p1, p2, mask, touched)
+	}
+}
+
+// again is constrainer.again for lane s.
+func (q *quad) again(s, i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, touched bool) {
+	P, kp := &q.part[i&(quadMaxN-1)], &q.pk[s][i]
+	r := kp.r
+	if q.hits(s, mask, x0, x1, x2, r) {
+		y0, y1, y2, moved := q.push(s, mask, x0, x1, x2, r)
+		if moved {
+			d0, d1, d2 := y0-x0, y1-x1, y2-x2
+			q.slack[s] += sqrt32(d0*d0 + d1*d1 + d2*d2)
+			if reach := q.chains[s].reach; !(reach+q.slack[s] <= q.clReach[s]) {
+				q.cull(s, (reach+2*q.slack[s])*(1+cullMargin))
+			}
+			x0, x1, x2, touched = y0, y1, y2, true
+		}
+	}
+	if touched {
+		P.hit[s] = ^uint32(0)
+	}
+	if !finite3(x0, x1, x2) {
+		x0, x1, x2 = p0+kp.o0, p1+kp.o1, p2+kp.o2
+		P.px[s], P.py[s], P.pz[s] = x0, x1, x2
+	}
+	P.x[s], P.y[s], P.z[s] = x0, x1, x2
+}
+
+// quadKernelGo is quadKernel in Go, lane by lane: the definition the SIMD
+// kernel follows.
+func quadKernelGo(q *quad, i, j int) uint32 {
+	P, J := &q.part[i&(quadMaxN-1)], &q.part[j&(quadMaxN-1)]
+	var m uint32
+	for s := range 4 {
+		kp := &q.pk[s][i]
+		// Integrate.
+		x0, x1, x2 := P.x[s], P.y[s], P.z[s]
+		a := kp.inert
+		r0, r1, r2 := q.m0[s]*a, q.m1[s]*a, q.m2[s]*a
+		keep, fs := kp.keep, kp.fs
+		if P.hit[s] != 0 {
+			keep, fs = kp.keepHit, kp.fsHit
+		}
+		P.hit[s] = 0
+		keep *= q.vs[s]
+		q0, q1, q2 := P.px[s], P.py[s], P.pz[s]
+		P.px[s], P.py[s], P.pz[s] = x0+r0, x1+r1, x2+r2
+		x0, x1, x2 = x0+(x0-q0)*keep+q.f0[s]*fs+r0, x1+(x1-q1)*keep+q.f1[s]*fs+r1, x2+(x2-q2)*keep+q.f2[s]*fs+r2
+		p0, p1, p2 := J.x[s], J.y[s], J.z[s]
+		// The colliders in reach of the parent.
+		path, reach := kp.pl+kp.r+q.slack[s], kp.rl+kp.r
+		var mask uint32
+		for k := range q.ncol {
+			C := &q.col[k&(maxCull-1)]
+			C.reach[s] = 0
+			d0, d1, d2 := p0-C.c0[s], p1-C.c1[s], p2-C.c2[s]
+			if lim := C.r[s] + reach; C.gap[s] < path && d0*d0+d1*d1+d2*d2 < lim*lim {
+				C.reach[s] = ^uint32(0)
+				mask |= 1 << k
+			}
+		}
+		// Elasticity and stiffness.
+		o0, o1, o2 := kp.o0, kp.o1, kp.o2
+		rest0, rest1, rest2 := p0+o0, p1+o1, p2+o2
+		e := kp.e
+		x0 += (rest0 - x0) * e
+		x1 += (rest1 - x1) * e
+		x2 += (rest2 - x2) * e
+		if d0, d1, d2, maxLen := rest0-x0, rest1-x1, rest2-x2, kp.rl*kp.sk; d0*d0+d1*d1+d2*d2 > maxLen*maxLen {
+			l := sqrt32(d0*d0 + d1*d1 + d2*d2)
+			s := (l - maxLen) / l
+			x0, x1, x2 = x0+d0*s, x1+d1*s, x2+d2*s
+		}
+		q.ax[s], q.ay[s], q.az[s] = x0, x1, x2
+		if q.hits(s, mask, x0, x1, x2, kp.r) {
+			m |= 1 << s
+		}
+		// Keep-length.
+		x0, x1, x2 = keepLength3(x0, x1, x2, p0, p1, p2, o0, o1, o2, kp.rl)
+		if m&(1<<s) == 0 {
+			if q.hits(s, mask, x0, x1, x2, kp.r) {
+				m |= 0x10 << s
+			} else if !finite3(x0, x1, x2) {
+				m |= 0x100 << s
+			}
+		}
+		P.x[s], P.y[s], P.z[s] = x0, x1, x2
+	}
+	return m
+}
+
+// The SSE kernel reads a packed record as 13 consecutive float32 in this
+// order and a quadPart as 8 columns. Each index below is a constant that
+// must be 0: any other value fails to compile.
+var (
+	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.o0)]
+	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.rl)-12]
+	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.pl)-16]
+	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.r)-20]
+	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.e)-24]
+	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.sk)-28]
+	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.keep)-32]
+	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.keepHit)-36]
+	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.fs)-40]
+	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.fsHit)-44]
+	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.inert)-48]
+	_ = [1]struct{}{}[unsafe.Sizeof(packed{})-52]
+	_ = [1]struct{}{}[unsafe.Sizeof(quadPart{})-128]
+)

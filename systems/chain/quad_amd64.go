@@ -1,0 +1,28 @@
+//go:build amd64 && !purego && !amd64.v3
+
+package chain
+
+// useQuad: Quad.StepsIn steps quadable chains side by side with the SSE
+// kernel (quad_amd64.s). Not with GOAMD64=v3 or above: Go then fuses the
+// scalar code's multiply-adds, which the kernel does not, and the two
+// would differ in the last bit.
+const useQuad = true
+
+// quadKernel steps particle i, whose parent is j < i, of the four lanes:
+// integration, elasticity and stiffness, the collider test, keep-length,
+// the collider test again and the finite check. It stores every lane's
+// result and returns the lanes the scalar code must finish: bit s for a
+// lane whose stage-A position (q.ax..) touches a collider, bit 4+s for
+// one whose kept-length position touches one, bit 8+s for one whose
+// result is not finite. quadKernelGo is its definition.
+//
+//go:noescape
+func quadKernel(q *quad, i, j int) uint32
+
+// quadLoad and quadStore are quadLoadGo and quadStoreGo, n >= 1.
+//
+//go:noescape
+func quadLoad(q *quad, n int)
+
+//go:noescape
+func quadStore(q *quad, n int)

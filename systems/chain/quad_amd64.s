@@ -1,0 +1,514 @@
+//go:build amd64 && !purego && !amd64.v3
+
+#include "textflag.h"
+#include "go_asm.h"
+
+// The SSE kernel of Quad: quadKernelGo (quad.go) for the four lanes at
+// once, one lane per SSE lane, every operation in the same order so that
+// the results are the same bits; comments name the Go expression a block
+// computes. Only SSE2 is used: every amd64 processor has it. Memory is
+// read and written with MOVUPS only: Go aligns a quad to 8 bytes, not 16.
+
+// float32(1e-12), mathx.Epsilon, in every lane.
+DATA eps<>+0(SB)/4, $0x2b8cbccc
+DATA eps<>+4(SB)/4, $0x2b8cbccc
+DATA eps<>+8(SB)/4, $0x2b8cbccc
+DATA eps<>+12(SB)/4, $0x2b8cbccc
+GLOBL eps<>(SB), RODATA|NOPTR, $16
+
+// TRANSPOSE turns rows r0..r3 (lanes 0..3) into columns: afterwards r1,
+// t1, r3, r2 hold element 0, 1, 2, 3 of every row.
+#define TRANSPOSE(r0, r1, r2, r3, t0, t1) \
+	MOVAPS   r0, t0; \
+	UNPCKLPS r1, t0; \
+	UNPCKHPS r1, r0; \
+	MOVAPS   r2, t1; \
+	UNPCKLPS r3, t1; \
+	UNPCKHPS r3, r2; \
+	MOVAPS   t0, r1; \
+	MOVLHPS  t1, r1; \
+	MOVHLPS  t0, t1; \
+	MOVAPS   r0, r3; \
+	MOVLHPS  r2, r3; \
+	MOVHLPS  r0, r2
+
+// LOADV3 sets x to (v.x, v.y, v.z, 0) for the mgl32.Vec3 at p: 12 bytes,
+// since reading 16 could leave the slice's memory.
+#define LOADV3(p, x, t) \
+	MOVSD   (p), x; \
+	MOVSS   8(p), t; \
+	MOVLHPS t, x
+
+// STOREV3 stores the first three elements of x to the mgl32.Vec3 at p.
+#define STOREV3(x, p, t) \
+	MOVSD   x, (p); \
+	MOVHLPS x, t; \
+	MOVSS   t, 8(p)
+
+// LANES sets R8..R11 to the data of the lanes' slices at off in the quad.
+#define LANES(off) \
+	MOVQ (off+0)(DI), R8; \
+	MOVQ (off+24)(DI), R9; \
+	MOVQ (off+48)(DI), R10; \
+	MOVQ (off+72)(DI), R11
+
+// LOADVECS copies n (CX) vectors of every lane (R8..R11) into the columns
+// xoff, yoff, zoff of the particles.
+#define LOADVECS(xoff, yoff, zoff, loop) \
+	LEAQ      quad_part(DI), SI; \
+	MOVQ      CX, DX; \
+loop: \
+	LOADV3(R8, X0, X6); \
+	LOADV3(R9, X1, X6); \
+	LOADV3(R10, X2, X6); \
+	LOADV3(R11, X3, X6); \
+	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
+	MOVUPS    X1, xoff(SI); \
+	MOVUPS    X5, yoff(SI); \
+	MOVUPS    X3, zoff(SI); \
+	ADDQ      $12, R8; \
+	ADDQ      $12, R9; \
+	ADDQ      $12, R10; \
+	ADDQ      $12, R11; \
+	ADDQ      $quadPart__size, SI; \
+	DECQ      DX; \
+	JNZ       loop
+
+// STOREVECS is LOADVECS the other way.
+#define STOREVECS(xoff, yoff, zoff, loop) \
+	LEAQ      quad_part(DI), SI; \
+	MOVQ      CX, DX; \
+loop: \
+	MOVUPS    xoff(SI), X0; \
+	MOVUPS    yoff(SI), X1; \
+	MOVUPS    zoff(SI), X2; \
+	XORPS     X3, X3; \
+	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
+	STOREV3(X1, R8, X6); \
+	STOREV3(X5, R9, X6); \
+	STOREV3(X3, R10, X6); \
+	STOREV3(X2, R11, X6); \
+	ADDQ      $12, R8; \
+	ADDQ      $12, R9; \
+	ADDQ      $12, R10; \
+	ADDQ      $12, R11; \
+	ADDQ      $quadPart__size, SI; \
+	DECQ      DX; \
+	JNZ       loop
+
+// HITLANE copies lane s's collided flag at r (0 or 1) to the particle's
+// hit column at SI (0 or all ones), or back.
+#define HITLOAD(r, s) \
+	MOVBLZX (r), AX; \
+	NEGL    AX; \
+	MOVL    AX, (quadPart_hit+4*s)(SI)
+
+#define HITSTORE(r, s) \
+	MOVL (quadPart_hit+4*s)(SI), AX; \
+	NEGL AX; \
+	MOVB AX, (r)
+
+// func quadLoad(q *quad, n int)
+TEXT ·quadLoad(SB), NOSPLIT, $0-16
+	MOVQ q+0(FP), DI
+	MOVQ n+8(FP), CX
+	LANES(quad_pos)
+	LOADVECS(quadPart_x, quadPart_y, quadPart_z, loadpos)
+	LANES(quad_prev)
+	LOADVECS(quadPart_px, quadPart_py, quadPart_pz, loadprev)
+	LANES(quad_hit)
+	LEAQ quad_part(DI), SI
+	MOVQ CX, DX
+
+loadhit:
+	HITLOAD(R8, 0)
+	HITLOAD(R9, 1)
+	HITLOAD(R10, 2)
+	HITLOAD(R11, 3)
+	INCQ R8
+	INCQ R9
+	INCQ R10
+	INCQ R11
+	ADDQ $quadPart__size, SI
+	DECQ DX
+	JNZ  loadhit
+	RET
+
+// func quadStore(q *quad, n int)
+TEXT ·quadStore(SB), NOSPLIT, $0-16
+	MOVQ q+0(FP), DI
+	MOVQ n+8(FP), CX
+	LANES(quad_pos)
+	STOREVECS(quadPart_x, quadPart_y, quadPart_z, storepos)
+	LANES(quad_prev)
+	STOREVECS(quadPart_px, quadPart_py, quadPart_pz, storeprev)
+	LANES(quad_hit)
+	LEAQ quad_part(DI), SI
+	MOVQ CX, DX
+
+storehit:
+	HITSTORE(R8, 0)
+	HITSTORE(R9, 1)
+	HITSTORE(R10, 2)
+	HITSTORE(R11, 3)
+	INCQ R8
+	INCQ R9
+	INCQ R10
+	INCQ R11
+	ADDQ $quadPart__size, SI
+	DECQ DX
+	JNZ  storehit
+	RET
+
+// ROWS loads the 16 bytes at off of the four lanes' packed records (R8..R11)
+// and spills them as columns to q.t[k0..k0+3].
+#define ROWS(off, k0) \
+	MOVUPS    off(R8), X0; \
+	MOVUPS    off(R9), X1; \
+	MOVUPS    off(R10), X2; \
+	MOVUPS    off(R11), X3; \
+	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
+	MOVUPS    X1, (quad_t+16*(k0))(DI); \
+	MOVUPS    X5, (quad_t+16*(k0+1))(DI); \
+	MOVUPS    X3, (quad_t+16*(k0+2))(DI); \
+	MOVUPS    X2, (quad_t+16*(k0+3))(DI)
+
+// The packed fields' columns in q.t.
+#define T_O0 (quad_t+16*0)(DI)
+#define T_O1 (quad_t+16*1)(DI)
+#define T_O2 (quad_t+16*2)(DI)
+#define T_RL (quad_t+16*3)(DI)
+#define T_PL (quad_t+16*4)(DI)
+#define T_R (quad_t+16*5)(DI)
+#define T_E (quad_t+16*6)(DI)
+#define T_SK (quad_t+16*7)(DI)
+#define T_KEEP (quad_t+16*8)(DI)
+#define T_KEEPHIT (quad_t+16*9)(DI)
+#define T_FS (quad_t+16*10)(DI)
+#define T_FSHIT (quad_t+16*11)(DI)
+#define T_INERT (quad_t+16*12)(DI)
+
+// SELECT sets d to m ? a : d, with t clobbered.
+#define SELECT(m, a, d, t) \
+	ANDPS  m, a; \
+	MOVAPS m, t; \
+	ANDNPS d, t; \
+	ORPS   t, a; \
+	MOVAPS a, d
+
+// INTEGRATE is the Verlet step of one component: x (X7 loaded from xoff,
+// its previous position from qoff) moves by (x-q)*keep (X1) + f*fs (X4) +
+// r, r = m*a (a in X5); q becomes x + r. The new x is left in out.
+#define INTEGRATE(moff, foff, xoff, qoff, out) \
+	MOVUPS moff(DI), X6; \
+	MULPS  X5, X6; \
+	MOVUPS xoff(SI), X7; \
+	MOVUPS qoff(SI), X8; \
+	MOVAPS X7, X9; \
+	ADDPS  X6, X9; \
+	MOVUPS X9, qoff(SI); \
+	MOVAPS X7, X9; \
+	SUBPS  X8, X9; \
+	MULPS  X1, X9; \
+	ADDPS  X9, X7; \
+	MOVUPS foff(DI), X9; \
+	MULPS  X4, X9; \
+	ADDPS  X9, X7; \
+	ADDPS  X6, X7; \
+	MOVAPS X7, out
+
+// HITS ORs into acc the lanes whose position (X0, X1, X2) of radius X6
+// lies inside the bounding sphere of a collider it can reach, over the
+// q.ncol colliders; clobbers R10, R13, X9..X11.
+#define HITS(acc, loop) \
+	MOVQ   quad_ncol(DI), R10; \
+	LEAQ   quad_col(DI), R13; \
+loop: \
+	MOVUPS quadCol_c0(R13), X9; \
+	MOVAPS X0, X10; \
+	SUBPS  X9, X10; \
+	MULPS  X10, X10; \
+	MOVUPS quadCol_c1(R13), X9; \
+	MOVAPS X1, X11; \
+	SUBPS  X9, X11; \
+	MULPS  X11, X11; \
+	ADDPS  X11, X10; \
+	MOVUPS quadCol_c2(R13), X9; \
+	MOVAPS X2, X11; \
+	SUBPS  X9, X11; \
+	MULPS  X11, X11; \
+	ADDPS  X11, X10; \
+	MOVUPS quadCol_r(R13), X9; \
+	ADDPS  X6, X9; \
+	MULPS  X9, X9; \
+	CMPPS  X9, X10, $1; \
+	MOVUPS quadCol_reach(R13), X9; \
+	ANDPS  X9, X10; \
+	ORPS   X10, acc; \
+	ADDQ   $quadCol__size, R13; \
+	DECQ   R10; \
+	JNZ    loop
+
+// func quadKernel(q *quad, i, j int) uint32
+TEXT ·quadKernel(SB), NOSPLIT, $0-28
+	MOVQ q+0(FP), DI
+	MOVQ i+8(FP), CX
+	MOVQ j+16(FP), DX
+
+	// The lanes' packed records at i (R8..R11), as columns in q.t.
+	IMUL3Q $packed__size, CX, AX
+	MOVQ   (quad_pk+0)(DI), R8
+	ADDQ   AX, R8
+	MOVQ   (quad_pk+24)(DI), R9
+	ADDQ   AX, R9
+	MOVQ   (quad_pk+48)(DI), R10
+	ADDQ   AX, R10
+	MOVQ   (quad_pk+72)(DI), R11
+	ADDQ   AX, R11
+	ROWS(0, 0)
+	ROWS(16, 4)
+	ROWS(32, 8)
+	MOVSS    48(R8), X0
+	MOVSS    48(R9), X1
+	MOVSS    48(R10), X2
+	MOVSS    48(R11), X3
+	UNPCKLPS X1, X0
+	UNPCKLPS X3, X2
+	MOVLHPS  X2, X0
+	MOVUPS   X0, T_INERT
+
+	// The particle (SI) and its parent (BX).
+	IMUL3Q $quadPart__size, CX, CX
+	LEAQ   quad_part(DI)(CX*1), SI
+	IMUL3Q $quadPart__size, DX, DX
+	LEAQ   quad_part(DI)(DX*1), BX
+
+	// keep, fs := hit ? keepHit, fsHit : keep, fs; hit = false; keep *= vs
+	MOVUPS quadPart_hit(SI), X0
+	MOVUPS T_KEEPHIT, X1
+	MOVUPS T_KEEP, X3
+	SELECT(X0, X1, X3, X2)
+	MOVAPS X3, X1
+	MOVUPS T_FSHIT, X4
+	MOVUPS T_FS, X3
+	SELECT(X0, X4, X3, X2)
+	MOVAPS X3, X4
+	XORPS  X0, X0
+	MOVUPS X0, quadPart_hit(SI)
+	MOVUPS quad_vs(DI), X2
+	MULPS  X2, X1
+	MOVUPS T_INERT, X5
+	INTEGRATE(quad_m0, quad_f0, quadPart_x, quadPart_px, X10)
+	INTEGRATE(quad_m1, quad_f1, quadPart_y, quadPart_py, X11)
+	INTEGRATE(quad_m2, quad_f2, quadPart_z, quadPart_pz, X12)
+	MOVAPS X10, X0
+	MOVAPS X11, X1
+	MOVAPS X12, X2
+
+	// The parent p (X3, X4, X5).
+	MOVUPS quadPart_x(BX), X3
+	MOVUPS quadPart_y(BX), X4
+	MOVUPS quadPart_z(BX), X5
+
+	// The colliders in reach of the parent: C.gap < path && |p-c|² <
+	// (C.r + reach)², path = pl + r + slack (X6), reach = rl + r (X8).
+	MOVUPS T_PL, X6
+	MOVUPS T_R, X7
+	ADDPS  X7, X6
+	MOVUPS quad_slack(DI), X8
+	ADDPS  X8, X6
+	MOVUPS T_RL, X8
+	ADDPS  X7, X8
+	XORPS  X15, X15
+	MOVQ   quad_ncol(DI), R12
+	LEAQ   quad_col(DI), R13
+	TESTQ  R12, R12
+	JZ     reached
+
+reach:
+	MOVUPS quadCol_gap(R13), X9
+	CMPPS  X6, X9, $1
+	MOVUPS quadCol_c0(R13), X10
+	MOVAPS X3, X13
+	SUBPS  X10, X13
+	MULPS  X13, X13
+	MOVUPS quadCol_c1(R13), X10
+	MOVAPS X4, X14
+	SUBPS  X10, X14
+	MULPS  X14, X14
+	ADDPS  X14, X13
+	MOVUPS quadCol_c2(R13), X10
+	MOVAPS X5, X14
+	SUBPS  X10, X14
+	MULPS  X14, X14
+	ADDPS  X14, X13
+	MOVUPS quadCol_r(R13), X10
+	ADDPS  X8, X10
+	MULPS  X10, X10
+	CMPPS  X10, X13, $1
+	ANDPS  X9, X13
+	MOVUPS X13, quadCol_reach(R13)
+	ORPS   X13, X15
+	ADDQ   $quadCol__size, R13
+	DECQ   R12
+	JNZ    reach
+
+reached:
+	MOVMSKPS X15, R12 // lanes with a collider in reach
+
+	// Elasticity: rest = p + o (X7, X8, X10); x += (rest - x)*e.
+	MOVUPS T_E, X6
+	MOVUPS T_O0, X7
+	ADDPS  X3, X7
+	MOVAPS X7, X9
+	SUBPS  X0, X9
+	MULPS  X6, X9
+	ADDPS  X9, X0
+	MOVUPS T_O1, X8
+	ADDPS  X4, X8
+	MOVAPS X8, X9
+	SUBPS  X1, X9
+	MULPS  X6, X9
+	ADDPS  X9, X1
+	MOVUPS T_O2, X10
+	ADDPS  X5, X10
+	MOVAPS X10, X9
+	SUBPS  X2, X9
+	MULPS  X6, X9
+	ADDPS  X9, X2
+
+	// Stiffness: d = rest - x; where |d|² > maxLen², maxLen = rl*sk,
+	// x += d*((|d| - maxLen)/|d|).
+	MOVAPS   X7, X11
+	SUBPS    X0, X11
+	MOVAPS   X8, X12
+	SUBPS    X1, X12
+	MOVAPS   X10, X13
+	SUBPS    X2, X13
+	MOVAPS   X11, X14
+	MULPS    X14, X14
+	MOVAPS   X12, X9
+	MULPS    X9, X9
+	ADDPS    X9, X14
+	MOVAPS   X13, X9
+	MULPS    X9, X9
+	ADDPS    X9, X14
+	MOVUPS   T_RL, X6
+	MOVUPS   T_SK, X9
+	MULPS    X9, X6
+	MOVAPS   X6, X9
+	MULPS    X9, X9
+	CMPPS    X14, X9, $1 // maxLen² < |d|²
+	MOVMSKPS X9, AX
+	TESTL    AX, AX
+	JZ       stiff
+	SQRTPS   X14, X14
+	MOVAPS   X14, X7
+	SUBPS    X6, X7
+	DIVPS    X14, X7
+	MULPS    X7, X11
+	ADDPS    X0, X11
+	MULPS    X7, X12
+	ADDPS    X1, X12
+	MULPS    X7, X13
+	ADDPS    X2, X13
+	SELECT(X9, X11, X0, X8)
+	SELECT(X9, X12, X1, X8)
+	SELECT(X9, X13, X2, X8)
+
+stiff:
+	MOVUPS X0, quad_ax(DI)
+	MOVUPS X1, quad_ay(DI)
+	MOVUPS X2, quad_az(DI)
+
+	// The lanes whose stage-A position touches a reachable collider (R8).
+	XORL   R8, R8
+	XORL   R9, R9
+	MOVUPS T_R, X6
+	TESTL  R12, R12
+	JZ     kept
+	XORPS  X7, X7
+	HITS(X7, hit1)
+	MOVMSKPS X7, R8
+
+kept:
+	// Keep-length: d = p - x; x += d*((|d| - rl)/|d|) where |d|² > 1e-12,
+	// else x = p + o.
+	MOVAPS X3, X8
+	SUBPS  X0, X8
+	MOVAPS X4, X9
+	SUBPS  X1, X9
+	MOVAPS X5, X10
+	SUBPS  X2, X10
+	MOVAPS X8, X11
+	MULPS  X11, X11
+	MOVAPS X9, X12
+	MULPS  X12, X12
+	ADDPS  X12, X11
+	MOVAPS X10, X12
+	MULPS  X12, X12
+	ADDPS  X12, X11
+	MOVUPS eps<>(SB), X12
+	CMPPS  X11, X12, $1 // 1e-12 < |d|²
+	SQRTPS X11, X11
+	MOVUPS T_RL, X13
+	MOVAPS X11, X14
+	SUBPS  X13, X14
+	DIVPS  X11, X14
+	MULPS  X14, X8
+	ADDPS  X0, X8
+	MULPS  X14, X9
+	ADDPS  X1, X9
+	MULPS  X14, X10
+	ADDPS  X2, X10
+	MOVUPS T_O0, X0
+	ADDPS  X3, X0
+	SELECT(X12, X8, X0, X13)
+	MOVUPS T_O1, X1
+	ADDPS  X4, X1
+	SELECT(X12, X9, X1, X13)
+	MOVUPS T_O2, X2
+	ADDPS  X5, X2
+	SELECT(X12, X10, X2, X13)
+
+	// The lanes whose kept position touches one (R9).
+	TESTL  R12, R12
+	JZ     finite
+	XORPS  X7, X7
+	HITS(X7, hit2)
+	MOVMSKPS X7, R9
+
+finite:
+	// (x0-x0)+(x1-x1)+(x2-x2) == 0: not finite lanes in R10.
+	MOVAPS   X0, X8
+	SUBPS    X0, X8
+	MOVAPS   X1, X9
+	SUBPS    X1, X9
+	ADDPS    X9, X8
+	MOVAPS   X2, X9
+	SUBPS    X2, X9
+	ADDPS    X9, X8
+	XORPS    X9, X9
+	CMPPS    X9, X8, $0
+	MOVMSKPS X8, R10
+	XORL     $15, R10
+
+	MOVUPS X0, quadPart_x(SI)
+	MOVUPS X1, quadPart_y(SI)
+	MOVUPS X2, quadPart_z(SI)
+
+	// h1 | (h2 &^ h1) << 4 | (nf &^ (h1 | h2)) << 8
+	MOVL  R8, R11
+	NOTL  R11
+	ANDL  R11, R9
+	MOVL  R8, R11
+	ORL   R9, R11
+	NOTL  R11
+	ANDL  R11, R10
+	SHLL  $4, R9
+	SHLL  $8, R10
+	MOVL  R8, AX
+	ORL   R9, AX
+	ORL   R10, AX
+	MOVL  AX, ret+24(FP)
+	RET

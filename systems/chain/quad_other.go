@@ -1,0 +1,12 @@
+//go:build !amd64 || purego || amd64.v3
+
+package chain
+
+// useQuad: without the SSE kernel a quad would cost what stepping the
+// chains alone does, so Quad.StepsIn steps them alone.
+const useQuad = false
+
+func quadKernel(q *quad, i, j int) uint32 { return quadKernelGo(q, i, j) }
+
+func quadLoad(q *quad, n int)  { quadLoadGo(q, n) }
+func quadStore(q *quad, n int) { quadStoreGo(q, n) }

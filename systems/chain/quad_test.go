@@ -1,0 +1,201 @@
+package chain
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/sway-anim/sway/systems/collide"
+)
+
+// quadLanes is four characters with one chain each, of one shape (a tree:
+// a line that forks, with an end particle), their rest data shared as a
+// store shares them, built twice: pool a is stepped by a Quad, pool b
+// chain by chain.
+type quadLanes struct {
+	rigs   [4]*testRig
+	a, b   *Particles
+	ca, cb [4]Chain
+	descs  []collide.Desc
+	bones  []int32
+	shapes [4][]collide.Shape
+}
+
+func newQuadLanes(t *testing.T, mode StepMode, plane bool) *quadLanes {
+	parents := []int32{-1, 0, 1, 2, 3, 2, 5, 6}
+	pos := []mgl32.Vec3{{0, 1.6, 0}, {0, 0.1, 0}, {0, -0.1, 0}, {0.03, -0.1, 0}, {0, -0.1, 0}, {-0.03, -0.1, 0.02}, {0, -0.1, 0}, {0, -0.1, 0}}
+	l := &quadLanes{a: &Particles{}, b: &Particles{}}
+	l.descs = []collide.Desc{
+		collide.NewSphere(mgl32.Vec3{0.12, -0.25, 0}, 0.1),
+		collide.NewCapsule(mgl32.Vec3{-0.15, -0.2, -0.1}, mgl32.Vec3{-0.15, -0.2, 0.1}, 0.06, 0.04),
+	}
+	l.bones = []int32{0, 0}
+	if plane {
+		l.descs = append(l.descs, collide.NewPlane(mgl32.Vec3{0, -0.42, 0}, mgl32.Vec3{0, 1, 0}))
+		l.bones = append(l.bones, 0)
+	}
+	for s := range 4 {
+		l.rigs[s] = newRig(parents, pos)
+		l.shapes[s] = make([]collide.Shape, len(l.descs))
+		set := DefaultSettings()
+		set.Mode = mode
+		set.Damping, set.Elasticity, set.Stiffness = 0.05+0.05*float32(s), 0.02*float32(s), 0.1*float32(s)
+		set.Inert, set.Friction, set.Radius = 0.2*float32(s), 0.3, 0.02+0.01*float32(s)
+		set.Gravity = mgl32.Vec3{0, -0.004 * float32(s+1), 0}
+		set.Force = mgl32.Vec3{0.001 * float32(s), 0, 0}
+		d := Desc{Root: 1, Settings: set, EndLength: 0.5, Colliders: []int32{0, 1, 2}[:len(l.descs)]}
+		for _, pc := range []struct {
+			pool *Particles
+			c    *Chain
+		}{{l.a, &l.ca[s]}, {l.b, &l.cb[s]}} {
+			if err := Build(pc.pool, pc.c, &l.rigs[s].skel, &d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		l.ca[s].RestFirst, l.cb[s].RestFirst = l.ca[0].First, l.cb[0].First
+	}
+	return l
+}
+
+// frame moves lane s's character (each its own way, lane 3 turning fast)
+// and prepares both copies of its chain; it returns the sub-steps.
+func (l *quadLanes) frame(t *testing.T, f int, dt float32) [4]int {
+	var steps [4]int
+	for s, r := range l.rigs {
+		tm := float64(f)/60 + float64(s)
+		r.obj = Frame{
+			Dt:          dt,
+			ObjectPos:   mgl32.Vec3{float32(0.5 * math.Sin(3*tm+float64(s))), float32(0.05 * math.Cos(5*tm)), float32(0.1 * tm)},
+			ObjectRot:   mgl32.QuatRotate(float32(float64(s)*0.3*math.Sin(2*tm)), mgl32.Vec3{0, 1, 0}),
+			ObjectScale: mgl32.Vec3{1, 1, 1},
+		}
+		r.animate()
+		PlaceColliders(l.shapes[s], l.descs, l.bones, r.pose)
+		na := PrepareIn(l.a, l.a, &l.ca[s], &r.pose, &r.obj)
+		nb := PrepareIn(l.b, l.b, &l.cb[s], &r.pose, &r.obj)
+		if na != nb {
+			t.Fatalf("frame %d lane %d: %d and %d sub-steps", f, s, na, nb)
+		}
+		steps[s] = na
+	}
+	return steps
+}
+
+// A Quad's result is StepsIn's on each chain, bit for bit, over frames with
+// one sub-step, two and none, particles touching a sphere, a capsule and
+// a plane, in both step modes.
+func TestQuadMatchesStepsIn(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		mode  StepMode
+		plane bool
+	}{{"fixed", Fixed, false}, {"variable", Variable, false}, {"plane", Fixed, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newQuadLanes(t, tc.mode, tc.plane)
+			var q Quad
+			var cs [4]*Chain
+			for s := range cs {
+				cs[s] = &l.ca[s]
+			}
+			quads, touched := 0, 0
+			for f := 0; f < 240; f++ {
+				dt := float32(1.0 / 60)
+				switch {
+				case f >= 100 && f < 140:
+					dt = 1.0 / 90 // some frames without a step
+				case f >= 140 && f < 180:
+					dt = 1.0 / 30 // two steps
+				}
+				steps := l.frame(t, f, dt)
+				if quadable(l.a, l.a, &cs, &steps) {
+					quads++
+				}
+				q.StepsIn(l.a, l.a, &cs, &steps, &l.shapes)
+				for s := range cs {
+					StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
+				}
+				for i := range l.a.Pos {
+					if l.a.Pos[i] != l.b.Pos[i] || l.a.Prev[i] != l.b.Prev[i] || l.a.Collided[i] != l.b.Collided[i] {
+						t.Fatalf("frame %d particle %d: quad %v %v %v, alone %v %v %v", f, i,
+							l.a.Pos[i], l.a.Prev[i], l.a.Collided[i], l.b.Pos[i], l.b.Prev[i], l.b.Collided[i])
+					}
+					if l.a.Collided[i] {
+						touched++
+					}
+				}
+			}
+			if quads < 150 || touched < 100 {
+				t.Fatalf("%d frames stepped as a quad, %d particle touches: the run tests too little", quads, touched)
+			}
+		})
+	}
+}
+
+// A lane whose state is not finite is repaired as StepsIn repairs it, and
+// the other lanes are untouched by it.
+func TestQuadRepairsANonFiniteLane(t *testing.T) {
+	l := newQuadLanes(t, Fixed, false)
+	var q Quad
+	var cs [4]*Chain
+	for s := range cs {
+		cs[s] = &l.ca[s]
+	}
+	for f := 0; f < 30; f++ {
+		steps := l.frame(t, f, 1.0/60)
+		if f == 10 {
+			nan := float32(math.NaN())
+			for _, p := range []*Particles{l.a, l.b} {
+				p.Pos[l.ca[2].First+3] = mgl32.Vec3{nan, 0, 0}
+				p.Prev[l.ca[1].First+4] = mgl32.Vec3{0, float32(math.Inf(1)), 0}
+			}
+		}
+		q.StepsIn(l.a, l.a, &cs, &steps, &l.shapes)
+		for s := range cs {
+			StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
+		}
+		for i := range l.a.Pos {
+			if !sameBits(l.a.Pos[i], l.b.Pos[i]) || !sameBits(l.a.Prev[i], l.b.Prev[i]) {
+				t.Fatalf("frame %d particle %d: quad %v %v, alone %v %v", f, i, l.a.Pos[i], l.a.Prev[i], l.b.Pos[i], l.b.Prev[i])
+			}
+		}
+	}
+	if !allFinite(l.a.Pos) || !allFinite(l.a.Prev) {
+		t.Fatal("the lanes are not finite after the repair")
+	}
+}
+
+// Chains of different shapes, or some not stepping, are stepped one by
+// one, with StepsIn's results.
+func TestQuadFallsBackToStepsIn(t *testing.T) {
+	l := newQuadLanes(t, Fixed, false)
+	l.ca[3].Settings.Freeze = FreezeX
+	l.cb[3].Settings.Freeze = FreezeX
+	var q Quad
+	cs := [4]*Chain{&l.ca[0], &l.ca[1], &l.ca[2], &l.ca[3]}
+	for f := 0; f < 20; f++ {
+		steps := l.frame(t, f, 1.0/60)
+		if quadable(l.a, l.a, &cs, &steps) {
+			t.Fatal("a chain with a freeze axis was taken into a quad")
+		}
+		q.StepsIn(l.a, l.a, &cs, &steps, &l.shapes)
+		for s := range cs {
+			StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
+		}
+		for i := range l.a.Pos {
+			if l.a.Pos[i] != l.b.Pos[i] {
+				t.Fatalf("frame %d particle %d: %v, alone %v", f, i, l.a.Pos[i], l.b.Pos[i])
+			}
+		}
+	}
+}
+
+// sameBits compares bit patterns, so that NaN equals the same NaN.
+func sameBits(a, b mgl32.Vec3) bool {
+	for k := range a {
+		if math.Float32bits(a[k]) != math.Float32bits(b[k]) {
+			return false
+		}
+	}
+	return true
+}
