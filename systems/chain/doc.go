@@ -23,6 +23,11 @@
 //     PlaceColliders puts collider descriptions on the animated bones;
 //     RestoreLocals is DynamicBone's InitTransforms for bones no animation
 //     writes.
+//   - Quad.StepsIn steps the same chain of four characters (chains sharing
+//     rest data, see Chain.RestFirst) side by side, one per SIMD lane (SSE2
+//     on amd64), with the same bits as StepsIn on each: systems that step
+//     thousands of characters use it; which characters share a four
+//     changes nothing.
 //   - Clock turns frame time into steps; it is shared with other
 //     simulations that run at an update rate.
 //
