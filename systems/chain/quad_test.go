@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/sway-anim/sway/internal/mathx"
 	"github.com/sway-anim/sway/systems/collide"
 )
 
@@ -20,12 +21,19 @@ type quadLanes struct {
 	descs  []collide.Desc
 	bones  []int32
 	shapes [4][]collide.Shape
+	amp    float64 // how far the characters sway (m)
 }
 
 func newQuadLanes(t *testing.T, mode StepMode, plane bool) *quadLanes {
+	return newQuadLanesWith(t, mode, plane, nil)
+}
+
+// newQuadLanesWith is newQuadLanes with lane s's settings passed through
+// tweak (nil: none); it returns nil if a tweaked Desc does not build.
+func newQuadLanesWith(t *testing.T, mode StepMode, plane bool, tweak func(s int, set *Settings)) *quadLanes {
 	parents := []int32{-1, 0, 1, 2, 3, 2, 5, 6}
 	pos := []mgl32.Vec3{{0, 1.6, 0}, {0, 0.1, 0}, {0, -0.1, 0}, {0.03, -0.1, 0}, {0, -0.1, 0}, {-0.03, -0.1, 0.02}, {0, -0.1, 0}, {0, -0.1, 0}}
-	l := &quadLanes{a: &Particles{}, b: &Particles{}}
+	l := &quadLanes{a: &Particles{}, b: &Particles{}, amp: 0.5}
 	l.descs = []collide.Desc{
 		collide.NewSphere(mgl32.Vec3{0.12, -0.25, 0}, 0.1),
 		collide.NewCapsule(mgl32.Vec3{-0.15, -0.2, -0.1}, mgl32.Vec3{-0.15, -0.2, 0.1}, 0.06, 0.04),
@@ -44,12 +52,18 @@ func newQuadLanes(t *testing.T, mode StepMode, plane bool) *quadLanes {
 		set.Inert, set.Friction, set.Radius = 0.2*float32(s), 0.3, 0.02+0.01*float32(s)
 		set.Gravity = mgl32.Vec3{0, -0.004 * float32(s+1), 0}
 		set.Force = mgl32.Vec3{0.001 * float32(s), 0, 0}
+		if tweak != nil {
+			tweak(s, &set)
+		}
 		d := Desc{Root: 1, Settings: set, EndLength: 0.5, Colliders: []int32{0, 1, 2}[:len(l.descs)]}
 		for _, pc := range []struct {
 			pool *Particles
 			c    *Chain
 		}{{l.a, &l.ca[s]}, {l.b, &l.cb[s]}} {
 			if err := Build(pc.pool, pc.c, &l.rigs[s].skel, &d); err != nil {
+				if tweak != nil {
+					return nil
+				}
 				t.Fatal(err)
 			}
 		}
@@ -66,7 +80,7 @@ func (l *quadLanes) frame(t *testing.T, f int, dt float32) [4]int {
 		tm := float64(f)/60 + float64(s)
 		r.obj = Frame{
 			Dt:          dt,
-			ObjectPos:   mgl32.Vec3{float32(0.5 * math.Sin(3*tm+float64(s))), float32(0.05 * math.Cos(5*tm)), float32(0.1 * tm)},
+			ObjectPos:   mgl32.Vec3{float32(l.amp * math.Sin(3*tm+float64(s))), float32(0.05 * math.Cos(5*tm)), float32(0.1 * tm)},
 			ObjectRot:   mgl32.QuatRotate(float32(float64(s)*0.3*math.Sin(2*tm)), mgl32.Vec3{0, 1, 0}),
 			ObjectScale: mgl32.Vec3{1, 1, 1},
 		}
@@ -188,6 +202,45 @@ func TestQuadFallsBackToStepsIn(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzQuadMatchesStepsIn: for any settings that build, any character
+// motion and frame time, a Quad gives StepsIn's result bit for bit (NaN
+// included), four lanes of different settings.
+func FuzzQuadMatchesStepsIn(f *testing.F) {
+	f.Add(float32(0.1), float32(0.1), float32(0.1), float32(0.3), float32(0.02), float32(-0.004), float32(0.5), float32(1.0/60), uint8(0))
+	f.Add(float32(1), float32(1), float32(1), float32(1), float32(0.3), float32(-1), float32(40), float32(1.0/30), uint8(1))
+	f.Add(float32(0), float32(0), float32(0), float32(0), float32(0), float32(0), float32(0), float32(1.0/90), uint8(2))
+	f.Add(float32(0.5), float32(0.9), float32(0.05), float32(0.2), float32(2), float32(3e4), float32(1e4), float32(0.2), uint8(3))
+	f.Fuzz(func(t *testing.T, damping, elasticity, stiffness, friction, radius, gravity, amp, dt float32, flags uint8) {
+		if !mathx.IsFinite(amp) || !mathx.IsFinite(dt) || dt < 0 || dt > 1 {
+			return
+		}
+		l := newQuadLanesWith(t, StepMode(flags%2), flags&2 != 0, func(s int, set *Settings) {
+			k := float32(s+1) / 4
+			set.Damping, set.Elasticity, set.Stiffness = damping*k, elasticity*k, stiffness*k
+			set.Friction, set.Radius = friction, radius*k
+			set.Gravity = mgl32.Vec3{0, gravity * k, 0}
+		})
+		if l == nil {
+			return
+		}
+		l.amp = float64(amp)
+		var q Quad
+		cs := [4]*Chain{&l.ca[0], &l.ca[1], &l.ca[2], &l.ca[3]}
+		for f := 0; f < 40; f++ {
+			steps := l.frame(t, f, dt)
+			q.StepsIn(l.a, l.a, &cs, &steps, &l.shapes)
+			for s := range cs {
+				StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
+			}
+			for i := range l.a.Pos {
+				if !sameBits(l.a.Pos[i], l.b.Pos[i]) || !sameBits(l.a.Prev[i], l.b.Prev[i]) || l.a.Collided[i] != l.b.Collided[i] {
+					t.Fatalf("frame %d particle %d: quad %v %v, alone %v %v", f, i, l.a.Pos[i], l.a.Prev[i], l.b.Pos[i], l.b.Prev[i])
+				}
+			}
+		}
+	})
 }
 
 // sameBits compares bit patterns, so that NaN equals the same NaN.
