@@ -18,7 +18,7 @@ import (
 // StepsIn on each chain alone; a particle that touches a collider is
 // finished by the same scalar code Step uses.
 //
-// A Quad is scratch: keep one per goroutine (it is about 5 KB) and reuse
+// A Quad is scratch: keep one per goroutine (it is about 6 KB) and reuse
 // it. The zero value is ready.
 type Quad struct{ q quad }
 
