@@ -52,12 +52,28 @@ GLOBL eps<>(SB), RODATA|NOPTR, $16
 	MOVQ (off+48)(DI), R10; \
 	MOVQ (off+72)(DI), R11
 
+// PARTS starts a loop over the n (CX) particles: SI at the first, DX
+// counting down.
+#define PARTS(loop) \
+	LEAQ quad_part(DI), SI; \
+	MOVQ CX, DX; \
+loop:
+
+// NEXT moves the lanes' pointers (R8..R11) on by step bytes and SI to the
+// next particle, and loops while particles remain.
+#define NEXT(step, loop) \
+	ADDQ $step, R8; \
+	ADDQ $step, R9; \
+	ADDQ $step, R10; \
+	ADDQ $step, R11; \
+	ADDQ $quadPart__size, SI; \
+	DECQ DX; \
+	JNZ  loop
+
 // LOADVECS copies n (CX) vectors of every lane (R8..R11) into the columns
 // xoff, yoff, zoff of the particles.
 #define LOADVECS(xoff, yoff, zoff, loop) \
-	LEAQ      quad_part(DI), SI; \
-	MOVQ      CX, DX; \
-loop: \
+	PARTS(loop); \
 	LOADV3(R8, X0, X6); \
 	LOADV3(R9, X1, X6); \
 	LOADV3(R10, X2, X6); \
@@ -66,19 +82,11 @@ loop: \
 	MOVUPS    X1, xoff(SI); \
 	MOVUPS    X5, yoff(SI); \
 	MOVUPS    X3, zoff(SI); \
-	ADDQ      $12, R8; \
-	ADDQ      $12, R9; \
-	ADDQ      $12, R10; \
-	ADDQ      $12, R11; \
-	ADDQ      $quadPart__size, SI; \
-	DECQ      DX; \
-	JNZ       loop
+	NEXT(12, loop)
 
 // STOREVECS is LOADVECS the other way.
 #define STOREVECS(xoff, yoff, zoff, loop) \
-	LEAQ      quad_part(DI), SI; \
-	MOVQ      CX, DX; \
-loop: \
+	PARTS(loop); \
 	MOVUPS    xoff(SI), X0; \
 	MOVUPS    yoff(SI), X1; \
 	MOVUPS    zoff(SI), X2; \
@@ -88,16 +96,10 @@ loop: \
 	STOREV3(X5, R9, X6); \
 	STOREV3(X3, R10, X6); \
 	STOREV3(X2, R11, X6); \
-	ADDQ      $12, R8; \
-	ADDQ      $12, R9; \
-	ADDQ      $12, R10; \
-	ADDQ      $12, R11; \
-	ADDQ      $quadPart__size, SI; \
-	DECQ      DX; \
-	JNZ       loop
+	NEXT(12, loop)
 
-// HITLANE copies lane s's collided flag at r (0 or 1) to the particle's
-// hit column at SI (0 or all ones), or back.
+// HITLOAD copies lane s's collided flag at r (0 or 1) to the particle's
+// hit column at SI (0 or all ones); HITSTORE copies it back.
 #define HITLOAD(r, s) \
 	MOVBLZX (r), AX; \
 	NEGL    AX; \
@@ -117,21 +119,12 @@ TEXT ·quadLoad(SB), NOSPLIT, $0-16
 	LANES(quad_prev)
 	LOADVECS(quadPart_px, quadPart_py, quadPart_pz, loadprev)
 	LANES(quad_hit)
-	LEAQ quad_part(DI), SI
-	MOVQ CX, DX
-
-loadhit:
+	PARTS(loadhit)
 	HITLOAD(R8, 0)
 	HITLOAD(R9, 1)
 	HITLOAD(R10, 2)
 	HITLOAD(R11, 3)
-	INCQ R8
-	INCQ R9
-	INCQ R10
-	INCQ R11
-	ADDQ $quadPart__size, SI
-	DECQ DX
-	JNZ  loadhit
+	NEXT(1, loadhit)
 	RET
 
 // func quadStore(q *quad, n int)
@@ -143,21 +136,12 @@ TEXT ·quadStore(SB), NOSPLIT, $0-16
 	LANES(quad_prev)
 	STOREVECS(quadPart_px, quadPart_py, quadPart_pz, storeprev)
 	LANES(quad_hit)
-	LEAQ quad_part(DI), SI
-	MOVQ CX, DX
-
-storehit:
+	PARTS(storehit)
 	HITSTORE(R8, 0)
 	HITSTORE(R9, 1)
 	HITSTORE(R10, 2)
 	HITSTORE(R11, 3)
-	INCQ R8
-	INCQ R9
-	INCQ R10
-	INCQ R11
-	ADDQ $quadPart__size, SI
-	DECQ DX
-	JNZ  storehit
+	NEXT(1, storehit)
 	RET
 
 // ROWS loads the 16 bytes at off of the four lanes' packed records (R8..R11)
