@@ -345,7 +345,7 @@ func TestCollidersNeverPenetrated(t *testing.T) {
 				Update(p, c, r.pose, shapes, &r.obj)
 				for i := 1; i < p.Len(); i++ {
 					for _, k := range tc.use {
-						if d := penetration(p.Pos[i], p.Radius[i], &shapes[k]); d > 1e-5 {
+						if d := penetration(p.Pos[i], c.Params(i).Radius, &shapes[k]); d > 1e-5 {
 							t.Fatalf("frame %d: particle %d is %v inside collider %d", f, i, d, k)
 						}
 					}

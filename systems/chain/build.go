@@ -1,6 +1,8 @@
 package chain
 
 import (
+	"math"
+
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/internal/mathx"
@@ -123,7 +125,6 @@ func (bl *Builder) Build(pool *Particles, c *Chain, d *Desc) error {
 		Settings:  d.Settings,
 		Colliders: append([]int32(nil), d.Colliders...),
 		First:     lo, N: n, RestFirst: lo,
-		pk:      make([]packed, n),
 		restRot: mrot[d.Root],
 		objRot:  mgl32.QuatIdent(),
 		reset:   true,
@@ -142,36 +143,102 @@ func (bl *Builder) Build(pool *Particles, c *Chain, d *Desc) error {
 	return nil
 }
 
-// Refresh re-derives the per-particle parameters from c.Settings and its
+// Refresh re-derives the particles' parameters from c.Settings and its
 // curves (clamped, see Settings), and the root-space gravity. Call it after
-// editing c.Settings; it is cheap and does not allocate.
+// editing c.Settings. It allocates only when the chain needs storage it
+// has not had: the first time its particles' parameters differ from one
+// another (curves added to a chain built without) or a freeze axis is set.
+// Edits of values do not allocate.
 func Refresh(p Particles, c *Chain) {
 	s := &c.Settings
 	var cv Curves // nil curves: factor 1
 	if s.Curves != nil {
 		cv = *s.Curves
 	}
-	for i := range p.Bone {
-		a := float32(0)
-		if c.total > 0 {
-			a = p.Dist[i] / c.total
+	n := min(len(p.Dist), len(p.Parent))
+	var first Params
+	if n > 0 {
+		first = paramsAt(s, &cv, p.Dist[0], c.total)
+	}
+	uniform := true
+	for i := 1; i < n && s.Curves != nil; i++ {
+		v := paramsAt(s, &cv, p.Dist[i], c.total)
+		if uniform && sameParams(&v, &first) {
+			continue
 		}
-		p.Damping[i] = mathx.Clamp01(s.Damping * cv.Damping.Eval(a))
-		p.Elasticity[i] = mathx.Clamp01(s.Elasticity * cv.Elasticity.Eval(a))
-		p.Stiffness[i] = mathx.Clamp01(s.Stiffness * cv.Stiffness.Eval(a))
-		p.Inert[i] = mathx.Clamp01(s.Inert * cv.Inert.Eval(a))
-		p.Friction[i] = mathx.Clamp01(s.Friction * cv.Friction.Eval(a))
-		r := s.Radius * cv.Radius.Eval(a)
-		if !(r > 0) || !mathx.IsFinite(r) {
-			r = 0
+		if uniform {
+			uniform = false
+			c.params = resize(c.params, n)
+			for k := range i {
+				c.params[k] = first
+			}
 		}
-		p.Radius[i] = r
+		c.params[i] = v
+	}
+	if uniform {
+		c.params = resize(c.params, 1)
+		c.params[0] = first
+	}
+	c.pk = resize(c.pk, len(c.params))
+	c.anim = resize(c.anim, n)
+	if s.Freeze != FreezeNone {
+		c.axis = resize(c.axis, n)
+	}
+	// The largest radius of a particle the step constrains (it bounds the
+	// colliders' reach).
+	c.rmax = 0
+	ps := paramStride(len(c.params))
+	for i, j := range p.Parent[:n] {
+		if r := c.params[i*ps].Radius; uint(j) < uint(i) && r > c.rmax {
+			c.rmax = r
+		}
 	}
 	c.gravity = mathx.InvRotate(c.restRot, s.Gravity)
 	c.packOK = false
 	if c.started {
-		pack(&p, c) // the step reads its copies: they follow at once, not at the next Prepare
+		pack(c) // the step reads its copies: they follow at once, not at the next Prepare
 	}
+}
+
+// paramsAt returns the parameters of a particle at rest distance dist from
+// the root of a chain of length total.
+func paramsAt(s *Settings, cv *Curves, dist, total float32) Params {
+	a := float32(0)
+	if total > 0 {
+		a = dist / total
+	}
+	r := s.Radius * cv.Radius.Eval(a)
+	if !(r > 0) || !mathx.IsFinite(r) {
+		r = 0
+	}
+	return Params{
+		Damping:    mathx.Clamp01(s.Damping * cv.Damping.Eval(a)),
+		Elasticity: mathx.Clamp01(s.Elasticity * cv.Elasticity.Eval(a)),
+		Stiffness:  mathx.Clamp01(s.Stiffness * cv.Stiffness.Eval(a)),
+		Inert:      mathx.Clamp01(s.Inert * cv.Inert.Eval(a)),
+		Friction:   mathx.Clamp01(s.Friction * cv.Friction.Eval(a)),
+		Radius:     r,
+	}
+}
+
+// sameParams reports whether a and b are the same bits: particles may
+// share a record only if every result they lead to is the same.
+func sameParams(a, b *Params) bool {
+	return math.Float32bits(a.Damping) == math.Float32bits(b.Damping) &&
+		math.Float32bits(a.Elasticity) == math.Float32bits(b.Elasticity) &&
+		math.Float32bits(a.Stiffness) == math.Float32bits(b.Stiffness) &&
+		math.Float32bits(a.Inert) == math.Float32bits(b.Inert) &&
+		math.Float32bits(a.Friction) == math.Float32bits(b.Friction) &&
+		math.Float32bits(a.Radius) == math.Float32bits(b.Radius)
+}
+
+// resize returns s with length n, allocating only when its capacity is
+// short.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 func mul3(a, b mgl32.Vec3) mgl32.Vec3 { return mgl32.Vec3{a[0] * b[0], a[1] * b[1], a[2] * b[2]} }

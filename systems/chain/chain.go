@@ -60,7 +60,17 @@ type Chain struct {
 	rootFrom mgl32.Vec3 // root particle at the start of the frame (Variable mode)
 	animRoot mgl32.Vec3 // the root bone's animated world position
 
-	pk []packed // per particle, written by Prepare: the step's inputs
+	// The step's inputs. params and pk hold one record per particle, or a
+	// single one that every particle shares when their parameters are equal
+	// (a chain without curves): Refresh writes params from the settings,
+	// pack derives pk from them. anim is per particle, written by Prepare.
+	params []Params
+	pk     []packed
+	anim   []animated
+	// The freeze-plane normal per particle (the parent's animated axis),
+	// written by Prepare; nil without a freeze axis.
+	axis []mgl32.Vec3
+	rmax float32 // the largest particle radius past the root, unscaled
 
 	turnAngle, turnCos float32 // Settings.TeleportAngle and the cosine of its half
 
@@ -71,6 +81,37 @@ type Chain struct {
 	started bool // objPos/objRot hold a previous frame
 	off     bool // not simulated last frame (weight 0 or distant)
 	reset   bool // return to the animated pose at the next Prepare
+}
+
+// Params are one particle's parameters: its chain's Settings times its
+// curves at the particle (see Curves), clamped to their ranges.
+type Params struct {
+	Damping, Elasticity, Stiffness float32
+	Inert, Friction, Radius        float32
+}
+
+// Params returns particle i's parameters as Refresh derived them, or the
+// zero Params for an index outside the chain.
+func (c *Chain) Params(i int) Params {
+	if uint(i) >= uint(c.N) || len(c.params) == 0 {
+		return Params{}
+	}
+	return c.params[i*paramStride(len(c.params))]
+}
+
+// fits reports whether the chain's step inputs are sized for its n
+// particles (by Refresh), so that the kernels may run on them.
+func (c *Chain) fits(n int) bool {
+	return n > 0 && n == len(c.anim) && (len(c.pk) == 1 || len(c.pk) == n)
+}
+
+// paramStride is the step from one particle's params or pk record to the
+// next: 0 when the chain's particles share one.
+func paramStride(n int) int {
+	if n == 1 {
+		return 0
+	}
+	return 1
 }
 
 // Particles returns the chain's range of pool, without allocating.

@@ -30,7 +30,7 @@ func Constrain(p Particles, c *Chain, shapes []collide.Shape) { constrain(&p, c,
 func Step(p Particles, c *Chain, sub int, shapes []collide.Shape) { step(&p, c, sub, shapes) }
 
 func step(p *Particles, c *Chain, sub int, shapes []collide.Shape) {
-	if len(p.Pos) == 0 || len(p.Pos) != len(c.pk) {
+	if !c.fits(len(p.Pos)) {
 		return // not the chain's particles
 	}
 	var in integrator
@@ -44,9 +44,12 @@ func step(p *Particles, c *Chain, sub int, shapes []collide.Shape) {
 // and Go keeps its values in registers.
 type constrainer struct {
 	p         *Particles
+	anim      []animated
 	pk        []packed
-	cl        culled  // a step's own: culling is redone every step, so nothing carries over
-	colliders []int32 // the chain's, into shapes
+	ps        int          // pk's stride (see paramStride)
+	axis      []mgl32.Vec3 // the freeze-plane normals, if freeze
+	cl        culled       // a step's own: culling is redone every step, so nothing carries over
+	colliders []int32      // the chain's, into shapes
 	shapes    []collide.Shape
 	freeze    bool // project on the freeze plane
 	// slack is how far colliders have pushed particles beyond their kept
@@ -59,12 +62,13 @@ type constrainer struct {
 // nil.
 func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator) {
 	n := len(p.Pos)
-	if n == 0 || n != len(c.pk) {
+	if !c.fits(n) {
 		return // not the chain's particles
 	}
 	var k constrainer
-	k.p, k.pk, k.colliders, k.shapes = p, c.pk[:n], c.Colliders, shapes
-	k.reach, k.freeze = c.reach, c.Settings.Freeze != FreezeNone
+	k.p, k.anim, k.pk, k.ps, k.colliders, k.shapes = p, c.anim[:n], c.pk, paramStride(len(c.pk)), c.Colliders, shapes
+	k.reach, k.freeze = c.reach, c.Settings.Freeze != FreezeNone && len(c.axis) == n
+	k.axis = c.axis
 	cl := &k.cl
 	if len(c.Colliders) > 0 {
 		cl.set(c.Colliders, shapes, p.Pos[0], c.reach*(1+cullMargin))
@@ -75,12 +79,12 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator) {
 	if fuse {
 		f0, f1, f2, m0, m1, m2, vs = in.f0, in.f1, in.f2, in.m0, in.m1, in.m2, in.vs
 	}
-	pos, prev, parent, hit, pk := p.Pos[:n], p.Prev[:n], p.Parent[:n], p.Collided[:n], k.pk
+	pos, prev, parent, hit, an, pk, ps := p.Pos[:n], p.Prev[:n], p.Parent[:n], p.Collided[:n], k.anim, k.pk, k.ps
 	for i := 1; i < n; i++ {
 		// Integrate, pull (elasticity and stiffness) and keep-length
 		// written out: Go does not inline them, and as calls they cost a
 		// third of the step.
-		kp, xi := &pk[i], &pos[i]
+		ka, kp, xi := &an[i], &pk[i*ps], &pos[i]
 		x0, x1, x2 := xi[0], xi[1], xi[2]
 		if fuse {
 			q := &prev[i]
@@ -106,9 +110,9 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator) {
 		// The colliders in reach of the parent.
 		var mask uint32
 		if collides {
-			mask = cl.reachable(kp.pl+kp.r+k.slack, kp.rl+kp.r, p0, p1, p2)
+			mask = cl.reachable(ka.pl+kp.r+k.slack, ka.rl+kp.r, p0, p1, p2)
 		}
-		o0, o1, o2 := kp.o0, kp.o1, kp.o2
+		o0, o1, o2 := ka.o0, ka.o1, ka.o2
 		rest0, rest1, rest2 := p0+o0, p1+o1, p2+o2
 		e := kp.e
 		x0 += (rest0 - x0) * e
@@ -117,7 +121,7 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator) {
 		// Compared squared: the root is only needed when the stiffness
 		// limit acts, which low stiffness rarely makes it do.
 		// rl*sk: +Inf or NaN (rl 0, no limit) compare false.
-		if d0, d1, d2, maxLen := rest0-x0, rest1-x1, rest2-x2, kp.rl*kp.sk; d0*d0+d1*d1+d2*d2 > maxLen*maxLen {
+		if d0, d1, d2, maxLen := rest0-x0, rest1-x1, rest2-x2, ka.rl*kp.sk; d0*d0+d1*d1+d2*d2 > maxLen*maxLen {
 			l := sqrt32(d0*d0 + d1*d1 + d2*d2)
 			s := (l - maxLen) / l
 			x0, x1, x2 = x0+d0*s, x1+d1*s, x2+d2*s
@@ -128,7 +132,7 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator) {
 			k.finish(i, x0, x1, x2, p0, p1, p2, mask)
 			continue
 		}
-		rl := kp.rl
+		rl := ka.rl
 		if d0, d1, d2 := p0-x0, p1-x1, p2-x2; d0*d0+d1*d1+d2*d2 > mathx.Epsilon {
 			l := sqrt32(d0*d0 + d1*d1 + d2*d2)
 			s := (l - rl) / l
@@ -154,18 +158,17 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator) {
 // collider pass on: colliders in mask (and any beyond maxCull), the freeze
 // plane, keep-length, then again.
 func (k *constrainer) finish(i int, x0, x1, x2, p0, p1, p2 float32, mask uint32) {
-	p, kp := k.p, &k.pk[i]
-	r := kp.r
+	ka, r := &k.anim[i], k.pk[i*k.ps].r
 	var touched bool
 	if k.cl.hits(mask, x0, x1, x2, r) {
 		x0, x1, x2, touched = k.cl.push(k.colliders, k.shapes, mask, x0, x1, x2, r)
 	}
 	if k.freeze {
-		f := &p.Axis[i]
+		f := &k.axis[i]
 		d := (x0-p0)*f[0] + (x1-p1)*f[1] + (x2-p2)*f[2]
 		x0, x1, x2 = x0-f[0]*d, x1-f[1]*d, x2-f[2]*d
 	}
-	x0, x1, x2 = keepLength3(x0, x1, x2, p0, p1, p2, kp.o0, kp.o1, kp.o2, kp.rl)
+	x0, x1, x2 = keepLength3(x0, x1, x2, p0, p1, p2, ka.o0, ka.o1, ka.o2, ka.rl)
 	k.again(i, x0, x1, x2, p0, p1, p2, mask, touched)
 }
 
@@ -174,8 +177,7 @@ func (k *constrainer) finish(i int, x0, x1, x2, p0, p1, p2 float32, mask uint32)
 // pull a particle (back) into a collider; the collider wins. DynamicBone
 // stops at keep-length and lets the chain dip in.
 func (k *constrainer) again(i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, touched bool) {
-	p, kp := k.p, &k.pk[i]
-	r := kp.r
+	p, ka, r := k.p, &k.anim[i], k.pk[i*k.ps].r
 	if k.cl.hits(mask, x0, x1, x2, r) {
 		y0, y1, y2, moved := k.cl.push(k.colliders, k.shapes, mask, x0, x1, x2, r)
 		if moved {
@@ -194,7 +196,7 @@ func (k *constrainer) again(i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, 
 		p.Collided[i] = true
 	}
 	if !finite3(x0, x1, x2) {
-		x0, x1, x2 = p0+kp.o0, p1+kp.o1, p2+kp.o2
+		x0, x1, x2 = p0+ka.o0, p1+ka.o1, p2+ka.o2
 		p.Prev[i] = mgl32.Vec3{x0, x1, x2}
 	}
 	p.Pos[i] = mgl32.Vec3{x0, x1, x2}

@@ -32,10 +32,14 @@
 //     simulations that run at an update rate.
 //
 // The per-frame kernels take the chain's own range of particles
-// (Chain.Particles) and leave any other alone. Prepare gathers each
-// particle's inputs to the steps (animated offset, lengths, parameters for
-// the step length) into one record per particle kept in the Chain, so that
-// a step reads a few arrays; Refresh updates them at once.
+// (Chain.Particles) and leave any other alone. A particle's parameters
+// (Chain.Params: the settings times the curves) are kept in the Chain,
+// one set per particle, or one that all share when they are equal, as
+// they are without curves; Refresh derives them from the settings.
+// Prepare gathers the steps' inputs into two small records kept in the
+// Chain, the animated offset and lengths per particle and the parameters
+// for the step length per parameter set, so that a step reads a few
+// arrays and a chain without curves reads its parameters once.
 //
 // # The model
 //

@@ -22,15 +22,15 @@ import (
 // movement is shared out the same way.
 func Integrate(p Particles, c *Chain, sub int) {
 	n := len(p.Pos)
-	if n == 0 || n != len(c.pk) {
+	if !c.fits(n) {
 		return // not the chain's particles
 	}
 	var in integrator
 	in.start(&p.Pos[0], &p.Prev[0], c, sub)
-	pos, prev, hit, pk := p.Pos[:n], p.Prev[:n], p.Collided[:n], c.pk[:n]
+	pos, prev, hit, pk, ps := p.Pos[:n], p.Prev[:n], p.Collided[:n], c.pk, paramStride(len(c.pk))
 	f0, f1, f2, m0, m1, m2, vs := in.f0, in.f1, in.f2, in.m0, in.m1, in.m2, in.vs
 	for i := 1; i < n; i++ {
-		x, q, k := &pos[i], &prev[i], &pk[i]
+		x, q, k := &pos[i], &prev[i], &pk[i*ps]
 		x0, x1, x2 := x[0], x[1], x[2]
 		a := k.inert
 		r0, r1, r2 := m0*a, m1*a, m2*a

@@ -2,15 +2,22 @@ package chain
 
 import "math"
 
-// packed is one particle's inputs to a step, gathered by Prepare into one
-// record so that the step's loop reads a few arrays instead of a dozen: Go
-// then keeps its values in registers rather than reloading them.
-type packed struct {
+// animated is one particle's animated pose for a step, written by Prepare
+// every frame.
+type animated struct {
 	o0, o1, o2 float32 // RestOff
 	rl         float32 // RestLen
 	pl         float32 // sum of RestLen from the root: the farthest keep-length leaves the particle from it (pl + r for its surface)
-	r          float32 // particle radius times the object scale
-	e          float32 // elasticity, for the step length
+}
+
+// packed is one particle's step parameters, derived from its Params for
+// the frame's step length, weight and object scale, so that the step's
+// loop reads a few arrays instead of a dozen: Go then keeps its values in
+// registers rather than reloading them. A chain whose particles share
+// their Params has one packed record for all of them.
+type packed struct {
+	r float32 // particle radius times the object scale
+	e float32 // elasticity, for the step length
 	// The stiffness limit per unit of rl, (1-stiffness)*2: the particle
 	// stays within rl*sk of its animated position (+Inf: no limit; the
 	// step computes rl*sk, which a record then need not hold).
@@ -29,34 +36,30 @@ func (c *Chain) packCurrent() bool {
 	return c.packOK && c.t == c.packT && c.weight == c.packW && c.scale == c.packS
 }
 
-// pack writes the step parameters of every packed record (all but the
-// animated pose, see prepareAnim) from the per-particle parameters, the
-// weight, the object scale and the step length.
-func pack(p *Particles, c *Chain) {
-	n := len(c.pk)
-	if len(p.Bone) < n {
-		return
+// pack writes the packed step parameters from the particles' parameters,
+// the weight, the object scale and the step length.
+func pack(c *Chain) {
+	if len(c.pk) != len(c.params) {
+		return // not sized by Refresh
 	}
 	c.packOK, c.packT, c.packW, c.packS = true, c.t, c.weight, c.scale
-	pk := c.pk[:n]
-	damping, friction, inert := p.Damping[:n], p.Friction[:n], p.Inert[:n]
-	elast, stiffs, radius := p.Elasticity[:n], p.Stiffness[:n], p.Radius[:n]
+	pk, params := c.pk, c.params[:len(c.pk)]
 	t, w, scale := c.t, c.weight, c.scale
 	inf := float32(math.Inf(1))
 	for i := range pk {
-		k := &pk[i]
-		d, dh := damping[i], damping[i]+friction[i]
+		k, v := &pk[i], &params[i]
+		d, dh := v.Damping, v.Damping+v.Friction
 		if dh > 1 {
 			dh = 1
 		}
 		k.keep, k.keepHit, k.fs, k.fsHit = 1-d, 1-dh, 1, 1
-		k.e = elast[i]
+		k.e = v.Elasticity
 		k.sk = inf
-		if stiff := 1 + (stiffs[i]-1)*w; stiff > 0 {
+		if stiff := 1 + (v.Stiffness-1)*w; stiff > 0 {
 			k.sk = (1 - stiff) * 2
 		}
-		k.r = radius[i] * scale
-		k.inert = inert[i]
+		k.r = v.Radius * scale
+		k.inert = v.Inert
 	}
 	if t != 1 {
 		stepLength(pk, t)

@@ -31,7 +31,7 @@ func TestPackedParametersFollowEveryChange(t *testing.T) {
 		r.prepare(p, c)
 		got := append([]packed(nil), c.pk...)
 		c.packOK = false
-		pack(&p, c)
+		pack(c)
 		prepareAnim(&p, c, &r.pose, c.Settings.Freeze, false)
 		for i := range got {
 			if got[i] != c.pk[i] {

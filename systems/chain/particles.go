@@ -25,17 +25,11 @@ type Particles struct {
 	LocalRot []mgl32.Quat `chain:"rest"` // rest local rotation (identity for an end particle)
 	Dist     []float32    `chain:"rest"` // rest distance from the root along the chain
 
-	// Per-particle parameters, written by Refresh from Settings and curves.
-	Damping, Elasticity, Stiffness []float32
-	Inert, Friction, Radius        []float32
-
-	// Simulation state.
+	// Simulation state. A particle's parameters (Chain.Params) live with
+	// its chain: one set for all of them when they are equal, as they are
+	// without curves.
 	Pos, Prev []mgl32.Vec3
 	Collided  []bool
-
-	// Written by Prepare each frame: the freeze-plane normal (the parent's
-	// animated axis).
-	Axis []mgl32.Vec3
 }
 
 // Len returns the number of particles (of simulation state: a pool of
@@ -60,10 +54,7 @@ func viewIn(v *Particles, rest *Particles, rlo int, sim *Particles, lo, n int) {
 	r, hi := rlo+n, lo+n
 	v.Bone, v.Parent, v.Children = rest.Bone[rlo:r], rest.Parent[rlo:r], rest.Children[rlo:r]
 	v.Local, v.LocalRot, v.Dist = rest.Local[rlo:r], rest.LocalRot[rlo:r], rest.Dist[rlo:r]
-	v.Damping, v.Elasticity, v.Stiffness = sim.Damping[lo:hi], sim.Elasticity[lo:hi], sim.Stiffness[lo:hi]
-	v.Inert, v.Friction, v.Radius = sim.Inert[lo:hi], sim.Friction[lo:hi], sim.Radius[lo:hi]
 	v.Pos, v.Prev, v.Collided = sim.Pos[lo:hi], sim.Prev[lo:hi], sim.Collided[lo:hi]
-	v.Axis = sim.Axis[lo:hi]
 }
 
 // Grow appends n zeroed particles (set-up time; it allocates) and returns
@@ -77,16 +68,9 @@ func (p *Particles) Grow(n int) int {
 	p.Local = grow(p.Local, n)
 	p.LocalRot = grow(p.LocalRot, n)
 	p.Dist = grow(p.Dist, n)
-	p.Damping = grow(p.Damping, n)
-	p.Elasticity = grow(p.Elasticity, n)
-	p.Stiffness = grow(p.Stiffness, n)
-	p.Inert = grow(p.Inert, n)
-	p.Friction = grow(p.Friction, n)
-	p.Radius = grow(p.Radius, n)
 	p.Pos = grow(p.Pos, n)
 	p.Prev = grow(p.Prev, n)
 	p.Collided = grow(p.Collided, n)
-	p.Axis = grow(p.Axis, n)
 	return lo
 }
 

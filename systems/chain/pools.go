@@ -5,9 +5,9 @@ import "github.com/sway-anim/sway/systems/collide"
 // The In functions run the kernels on a chain whose particles live in a
 // store's pools: its rest data in rest from c.RestFirst, the rest of its
 // fields in sim from c.First (see Chain.ParticlesIn). They are for systems
-// that step every chain of thousands of characters each frame: a
-// Particles view is 16 slices, built and then copied into the call, which
-// cost the chain systems about a sixth of their instructions; each In
+// that step every chain of thousands of characters each frame: a whole
+// Particles view built and then copied into the call cost the chain
+// systems about a sixth of their instructions (when it was 16 slices); each In
 // function builds in place only the slices its kernel reads. The results
 // are those of Prepare, Step, SkipUpdate and Apply on c.ParticlesIn(rest,
 // sim).
@@ -29,7 +29,7 @@ func StepsIn(rest, sim *Particles, c *Chain, steps int, shapes []collide.Shape) 
 	r, lo, hi := c.RestFirst, c.First, c.First+c.N
 	p := Particles{
 		Parent: rest.Parent[r : r+c.N],
-		Pos:    sim.Pos[lo:hi], Prev: sim.Prev[lo:hi], Collided: sim.Collided[lo:hi], Axis: sim.Axis[lo:hi],
+		Pos:    sim.Pos[lo:hi], Prev: sim.Prev[lo:hi], Collided: sim.Collided[lo:hi],
 	}
 	if steps == 0 {
 		skipUpdate(&p, c)

@@ -23,7 +23,7 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 		d := f.Reference.Sub(f.ObjectPos)
 		off = off || mathx.Dot(d, d) > s.DisableDistance*s.DisableDistance
 	}
-	if off || p.Len() == 0 || p.Len() != len(c.pk) || !poseFits(*pose, c.maxBone) || p.Bone[0] < 0 {
+	if off || !c.fits(p.Len()) || !poseFits(*pose, c.maxBone) || p.Bone[0] < 0 {
 		c.off = true
 		return -1
 	}
@@ -73,10 +73,10 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 	}
 
 	if !c.packCurrent() {
-		pack(p, c)
+		pack(c)
 	}
-	pathMax, rmax := prepareAnim(p, c, pose, s.Freeze, reset)
-	c.reach = reachOf(pathMax, rmax, c.scale)
+	pathMax := prepareAnim(p, c, pose, s.Freeze, reset)
+	c.reach = reachOf(pathMax, c.rmax, c.scale)
 
 	// Gravity minus the part that already acts on the rest pose: the rest
 	// direction of gravity follows the root bone's animated rotation.
@@ -97,16 +97,18 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 }
 
 // prepareAnim records the animated pose of every particle: the root's
-// world position in c, the freeze plane's normal, and in pk the offset from
-// the parent, the length to keep, the path length from the root and the
-// stiffness limit and path bound follow from them. With reset it also
-// puts every particle at rest on its animated position. It returns the
-// longest path and the largest particle radius. pk's other fields must be
-// packed already.
-func prepareAnim(p *Particles, c *Chain, pose *Pose, freeze FreezeAxis, reset bool) (pathMax, rmax float32) {
-	pk := c.pk
-	n := len(pk)
-	bone, parent, radius := p.Bone[:n], p.Parent[:n], p.Radius[:n]
+// world position in c, the freeze plane's normal, and in c.anim the offset
+// from the parent, the length to keep and the path length from the root
+// (the stiffness limit and path bound follow from them). With reset it
+// also puts every particle at rest on its animated position. It returns
+// the longest path.
+func prepareAnim(p *Particles, c *Chain, pose *Pose, freeze FreezeAxis, reset bool) (pathMax float32) {
+	an := c.anim
+	n := len(an)
+	bone, parent := p.Bone[:n], p.Parent[:n]
+	if len(c.axis) != n {
+		freeze = FreezeNone // set without Refresh: no normals to write
+	}
 	pos, prev, hit := p.Pos[:n], p.Prev[:n], p.Collided[:n]
 	wp := pose.WorldPos
 	for i := 0; i < n; i++ {
@@ -120,7 +122,7 @@ func prepareAnim(p *Particles, c *Chain, pose *Pose, freeze FreezeAxis, reset bo
 		if reset {
 			pos[i], prev[i], hit[i] = x, x, false
 		}
-		k := &pk[i]
+		k := &an[i]
 		if uint(j) >= uint(i) {
 			// The root (or not a valid tree): nothing to keep.
 			if i == 0 {
@@ -136,23 +138,20 @@ func prepareAnim(p *Particles, c *Chain, pose *Pose, freeze FreezeAxis, reset bo
 			o = x.Sub(animAt(p, pose, int(j))) // not a tree Build makes
 		}
 		l := sqrt32(o[0]*o[0] + o[1]*o[1] + o[2]*o[2])
-		pl := pk[j].pl + l
+		pl := an[j].pl + l
 		k.o0, k.o1, k.o2, k.rl, k.pl = o[0], o[1], o[2], l, pl
 		// Compares rather than max, which also orders NaN and -0 (a NaN
 		// length only comes with a non-finite pose).
 		if pl > pathMax {
 			pathMax = pl
 		}
-		if r := radius[i]; r > rmax {
-			rmax = r
-		}
 		if pb := bone[j]; freeze != FreezeNone && pb >= 0 {
 			var axis mgl32.Vec3
 			axis[(freeze-FreezeX)%3] = 1 // %3: an unvalidated edit must not panic
-			p.Axis[i] = mathx.Rotate(pose.WorldRot[pb], axis)
+			c.axis[i] = mathx.Rotate(pose.WorldRot[pb], axis)
 		}
 	}
-	return pathMax, rmax
+	return pathMax
 }
 
 // animAt returns particle i's animated world position in pose: its bone's,

@@ -43,8 +43,11 @@ type quadCol struct {
 
 type quad struct {
 	part [quadMaxN]quadPart
-	// Each lane's packed step inputs and state, from particle 0.
+	// Each lane's step inputs and state, from particle 0; ps is the
+	// stride of its pk (see paramStride).
+	anim      [4][]animated
 	pk        [4][]packed
+	ps        [4]int
 	pos, prev [4][]mgl32.Vec3
 	hit       [4][]bool
 	// The sub-step's integration (see integrator) and the slack of each
@@ -89,7 +92,7 @@ func quadable(rest, sim *Particles, cs *[4]*Chain, steps *[4]int) bool {
 	}
 	n := c0.N
 	for s, c := range cs {
-		if c == nil || steps[s] != steps[0] || c.RestFirst != c0.RestFirst || c.N != n || len(c.pk) != n ||
+		if c == nil || steps[s] != steps[0] || c.RestFirst != c0.RestFirst || c.N != n || !c.fits(n) ||
 			c.Settings.Freeze != FreezeNone || len(c.Colliders) != len(c0.Colliders) ||
 			c.First < 0 || c.First+n > len(sim.Pos) || c.First+n > len(sim.Prev) || c.First+n > len(sim.Collided) {
 			return false
@@ -113,7 +116,8 @@ func (q *quad) run(rest, sim *Particles, cs *[4]*Chain, steps int, shapes *[4][]
 	parent := rest.Parent[cs[0].RestFirst : cs[0].RestFirst+n]
 	q.ncol = len(cs[0].Colliders)
 	for s, c := range cs {
-		q.chains[s], q.shapes[s], q.pk[s] = c, shapes[s], c.pk[:n]
+		q.chains[s], q.shapes[s] = c, shapes[s]
+		q.anim[s], q.pk[s], q.ps[s] = c.anim[:n], c.pk, paramStride(len(c.pk))
 		q.pos[s], q.prev[s], q.hit[s] = sim.Pos[c.First:c.First+n], sim.Prev[c.First:c.First+n], sim.Collided[c.First:c.First+n]
 	}
 	quadLoad(q, n)
@@ -127,7 +131,7 @@ func (q *quad) run(rest, sim *Particles, cs *[4]*Chain, steps int, shapes *[4][]
 		}
 	}
 	quadStore(q, n)
-	q.chains, q.shapes, q.pk = [4]*Chain{}, [4][]collide.Shape{}, [4][]packed{}
+	q.chains, q.shapes, q.anim, q.pk = [4]*Chain{}, [4][]collide.Shape{}, [4][]animated{}, [4][]packed{}
 	q.pos, q.prev, q.hit = [4][]mgl32.Vec3{}, [4][]mgl32.Vec3{}, [4][]bool{}
 }
 
@@ -259,16 +263,16 @@ func (q *quad) finish(i, j int, m uint32) {
 		if m&(0x111<<s) == 0 {
 			continue
 		}
-		kp := &q.pk[s][i]
+		ka := &q.anim[s][i]
 		p0, p1, p2 := J.x[s], J.y[s], J.z[s]
 		if m&(0x100<<s) != 0 {
 			// Not finite: the animated shape, as constrain falls back.
-			x0, x1, x2 := p0+kp.o0, p1+kp.o1, p2+kp.o2
+			x0, x1, x2 := p0+ka.o0, p1+ka.o1, p2+ka.o2
 			P.x[s], P.y[s], P.z[s] = x0, x1, x2
 			P.px[s], P.py[s], P.pz[s] = x0, x1, x2
 			continue
 		}
-		mask, r := q.mask(s), kp.r
+		mask, r := q.mask(s), q.pk[s][i*q.ps[s]].r
 		var x0, x1, x2 float32
 		touched := false
 		if m&(1<<s) != 0 {
@@ -276,7 +280,7 @@ func (q *quad) finish(i, j int, m uint32) {
 			if q.hits(s, mask, x0, x1, x2, r) {
 				x0, x1, x2, touched = q.push(s, mask, x0, x1, x2, r)
 			}
-			x0, x1, x2 = keepLength3(x0, x1, x2, p0, p1, p2, kp.o0, kp.o1, kp.o2, kp.rl)
+			x0, x1, x2 = keepLength3(x0, x1, x2, p0, p1, p2, ka.o0, ka.o1, ka.o2, ka.rl)
 		} else {
 			x0, x1, x2 = P.x[s], P.y[s], P.z[s]
 		}
@@ -286,8 +290,7 @@ func (q *quad) finish(i, j int, m uint32) {
 
 // again is constrainer.again for lane s.
 func (q *quad) again(s, i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, touched bool) {
-	P, kp := &q.part[i&(quadMaxN-1)], &q.pk[s][i]
-	r := kp.r
+	P, ka, r := &q.part[i&(quadMaxN-1)], &q.anim[s][i], q.pk[s][i*q.ps[s]].r
 	if q.hits(s, mask, x0, x1, x2, r) {
 		y0, y1, y2, moved := q.push(s, mask, x0, x1, x2, r)
 		if moved {
@@ -303,7 +306,7 @@ func (q *quad) again(s, i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, touc
 		P.hit[s] = ^uint32(0)
 	}
 	if !finite3(x0, x1, x2) {
-		x0, x1, x2 = p0+kp.o0, p1+kp.o1, p2+kp.o2
+		x0, x1, x2 = p0+ka.o0, p1+ka.o1, p2+ka.o2
 		P.px[s], P.py[s], P.pz[s] = x0, x1, x2
 	}
 	P.x[s], P.y[s], P.z[s] = x0, x1, x2
@@ -315,7 +318,7 @@ func quadKernelGo(q *quad, i, j int) uint32 {
 	P, J := &q.part[i&(quadMaxN-1)], &q.part[j&(quadMaxN-1)]
 	var m uint32
 	for s := range 4 {
-		kp := &q.pk[s][i]
+		ka, kp := &q.anim[s][i], &q.pk[s][i*q.ps[s]]
 		// Integrate.
 		x0, x1, x2 := P.x[s], P.y[s], P.z[s]
 		a := kp.inert
@@ -331,7 +334,7 @@ func quadKernelGo(q *quad, i, j int) uint32 {
 		x0, x1, x2 = x0+(x0-q0)*keep+q.f0[s]*fs+r0, x1+(x1-q1)*keep+q.f1[s]*fs+r1, x2+(x2-q2)*keep+q.f2[s]*fs+r2
 		p0, p1, p2 := J.x[s], J.y[s], J.z[s]
 		// The colliders in reach of the parent.
-		path, reach := kp.pl+kp.r+q.slack[s], kp.rl+kp.r
+		path, reach := ka.pl+kp.r+q.slack[s], ka.rl+kp.r
 		var mask uint32
 		for k := range q.ncol {
 			C := &q.col[k&(maxCull-1)]
@@ -343,13 +346,13 @@ func quadKernelGo(q *quad, i, j int) uint32 {
 			}
 		}
 		// Elasticity and stiffness.
-		o0, o1, o2 := kp.o0, kp.o1, kp.o2
+		o0, o1, o2 := ka.o0, ka.o1, ka.o2
 		rest0, rest1, rest2 := p0+o0, p1+o1, p2+o2
 		e := kp.e
 		x0 += (rest0 - x0) * e
 		x1 += (rest1 - x1) * e
 		x2 += (rest2 - x2) * e
-		if d0, d1, d2, maxLen := rest0-x0, rest1-x1, rest2-x2, kp.rl*kp.sk; d0*d0+d1*d1+d2*d2 > maxLen*maxLen {
+		if d0, d1, d2, maxLen := rest0-x0, rest1-x1, rest2-x2, ka.rl*kp.sk; d0*d0+d1*d1+d2*d2 > maxLen*maxLen {
 			l := sqrt32(d0*d0 + d1*d1 + d2*d2)
 			s := (l - maxLen) / l
 			x0, x1, x2 = x0+d0*s, x1+d1*s, x2+d2*s
@@ -359,7 +362,7 @@ func quadKernelGo(q *quad, i, j int) uint32 {
 			m |= 1 << s
 		}
 		// Keep-length.
-		x0, x1, x2 = keepLength3(x0, x1, x2, p0, p1, p2, o0, o1, o2, kp.rl)
+		x0, x1, x2 = keepLength3(x0, x1, x2, p0, p1, p2, o0, o1, o2, ka.rl)
 		if m&(1<<s) == 0 {
 			if q.hits(s, mask, x0, x1, x2, kp.r) {
 				m |= 0x10 << s
@@ -372,21 +375,22 @@ func quadKernelGo(q *quad, i, j int) uint32 {
 	return m
 }
 
-// The SSE kernel reads a packed record as 13 consecutive float32 in this
-// order and a quadPart as 8 columns. Each index below is a constant that
-// must be 0: any other value fails to compile.
+// The SSE kernel reads an animated record as 5 consecutive float32 and a
+// packed one as 8, in this order, and a quadPart as 8 columns. Each index
+// below is a constant that must be 0: any other value fails to compile.
 var (
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.o0)]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.rl)-12]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.pl)-16]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.r)-20]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.e)-24]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.sk)-28]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.keep)-32]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.keepHit)-36]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.fs)-40]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.fsHit)-44]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.inert)-48]
-	_ = [1]struct{}{}[unsafe.Sizeof(packed{})-52]
+	_ = [1]struct{}{}[unsafe.Offsetof(animated{}.o0)]
+	_ = [1]struct{}{}[unsafe.Offsetof(animated{}.rl)-12]
+	_ = [1]struct{}{}[unsafe.Offsetof(animated{}.pl)-16]
+	_ = [1]struct{}{}[unsafe.Sizeof(animated{})-20]
+	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.r)]
+	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.e)-4]
+	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.sk)-8]
+	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.keep)-12]
+	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.keepHit)-16]
+	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.fs)-20]
+	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.fsHit)-24]
+	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.inert)-28]
+	_ = [1]struct{}{}[unsafe.Sizeof(packed{})-32]
 	_ = [1]struct{}{}[unsafe.Sizeof(quadPart{})-128]
 )

@@ -144,7 +144,7 @@ TEXT ·quadStore(SB), NOSPLIT, $0-16
 	NEXT(1, storehit)
 	RET
 
-// ROWS loads the 16 bytes at off of the four lanes' packed records (R8..R11)
+// ROWS loads the 16 bytes at off of the four lanes' records (R8..R11)
 // and spills them as columns to q.t[k0..k0+3].
 #define ROWS(off, k0) \
 	MOVUPS    off(R8), X0; \
@@ -157,7 +157,13 @@ TEXT ·quadStore(SB), NOSPLIT, $0-16
 	MOVUPS    X3, (quad_t+16*(k0+2))(DI); \
 	MOVUPS    X2, (quad_t+16*(k0+3))(DI)
 
-// The packed fields' columns in q.t.
+// PACKED sets r to lane s's packed record at AX bytes times its stride.
+#define PACKED(s, r) \
+	MOVQ  (quad_ps+8*(s))(DI), r; \
+	IMULQ AX, r; \
+	ADDQ  (quad_pk+24*(s))(DI), r
+
+// The animated and packed fields' columns in q.t.
 #define T_O0 (quad_t+16*0)(DI)
 #define T_O1 (quad_t+16*1)(DI)
 #define T_O2 (quad_t+16*2)(DI)
@@ -239,27 +245,34 @@ TEXT ·quadKernel(SB), NOSPLIT, $0-28
 	MOVQ i+8(FP), CX
 	MOVQ j+16(FP), DX
 
-	// The lanes' packed records at i (R8..R11), as columns in q.t.
-	IMUL3Q $packed__size, CX, AX
-	MOVQ   (quad_pk+0)(DI), R8
+	// The lanes' animated records at i (R8..R11), as columns in q.t.
+	IMUL3Q $animated__size, CX, AX
+	MOVQ   (quad_anim+0)(DI), R8
 	ADDQ   AX, R8
-	MOVQ   (quad_pk+24)(DI), R9
+	MOVQ   (quad_anim+24)(DI), R9
 	ADDQ   AX, R9
-	MOVQ   (quad_pk+48)(DI), R10
+	MOVQ   (quad_anim+48)(DI), R10
 	ADDQ   AX, R10
-	MOVQ   (quad_pk+72)(DI), R11
+	MOVQ   (quad_anim+72)(DI), R11
 	ADDQ   AX, R11
 	ROWS(0, 0)
-	ROWS(16, 4)
-	ROWS(32, 8)
-	MOVSS    48(R8), X0
-	MOVSS    48(R9), X1
-	MOVSS    48(R10), X2
-	MOVSS    48(R11), X3
+	MOVSS    16(R8), X0
+	MOVSS    16(R9), X1
+	MOVSS    16(R10), X2
+	MOVSS    16(R11), X3
 	UNPCKLPS X1, X0
 	UNPCKLPS X3, X2
 	MOVLHPS  X2, X0
-	MOVUPS   X0, T_INERT
+	MOVUPS   X0, T_PL
+
+	// Their packed records at i*ps (one shared record: ps 0).
+	IMUL3Q $packed__size, CX, AX
+	PACKED(0, R8)
+	PACKED(1, R9)
+	PACKED(2, R10)
+	PACKED(3, R11)
+	ROWS(0, 5)
+	ROWS(16, 9)
 
 	// The particle (SI) and its parent (BX).
 	IMUL3Q $quadPart__size, CX, CX

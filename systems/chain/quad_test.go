@@ -98,15 +98,31 @@ func (l *quadLanes) frame(t *testing.T, f int, dt float32) [4]int {
 
 // A Quad's result is StepsIn's on each chain, bit for bit, over frames with
 // one sub-step, two and none, particles touching a sphere, a capsule and
-// a plane, in both step modes.
+// a plane, in both step modes, and with lanes whose particles each have
+// their own parameters (curves) beside lanes whose particles share them.
 func TestQuadMatchesStepsIn(t *testing.T) {
+	curves := func(s int, set *Settings) {
+		if s%2 == 1 {
+			set.Curves = &Curves{
+				Damping: Curve{{0, 0.5}, {1, 1.5}}, Elasticity: Curve{{0, 1}, {1, 0.2}},
+				Stiffness: Curve{{0, 1}, {1, 0}}, Inert: Curve{{0, 1}, {1, 0.5}},
+				Friction: Curve{{0, 0}, {1, 1}}, Radius: Curve{{0, 0.5}, {1, 2}},
+			}
+		}
+	}
 	for _, tc := range []struct {
 		name  string
 		mode  StepMode
 		plane bool
-	}{{"fixed", Fixed, false}, {"variable", Variable, false}, {"plane", Fixed, true}} {
+		tweak func(s int, set *Settings)
+	}{{"fixed", Fixed, false, nil}, {"variable", Variable, false, nil}, {"plane", Fixed, true, nil},
+		{"curves", Fixed, false, curves}, {"curves variable", Variable, true, curves}} {
 		t.Run(tc.name, func(t *testing.T) {
-			l := newQuadLanes(t, tc.mode, tc.plane)
+			l := newQuadLanesWith(t, tc.mode, tc.plane, tc.tweak)
+			if tc.tweak != nil && (len(l.ca[0].pk) != 1 || len(l.ca[1].pk) != l.ca[1].N) {
+				t.Fatalf("packed records %d and %d: want lane 0's shared, lane 1's one per particle (%d)",
+					len(l.ca[0].pk), len(l.ca[1].pk), l.ca[1].N)
+			}
 			var q Quad
 			var cs [4]*Chain
 			for s := range cs {
@@ -206,12 +222,14 @@ func TestQuadFallsBackToStepsIn(t *testing.T) {
 
 // FuzzQuadMatchesStepsIn: for any settings that build, any character
 // motion and frame time, a Quad gives StepsIn's result bit for bit (NaN
-// included), four lanes of different settings.
+// included), four lanes of different settings, with curves in two of
+// them when flags has bit 4.
 func FuzzQuadMatchesStepsIn(f *testing.F) {
 	f.Add(float32(0.1), float32(0.1), float32(0.1), float32(0.3), float32(0.02), float32(-0.004), float32(0.5), float32(1.0/60), uint8(0))
 	f.Add(float32(1), float32(1), float32(1), float32(1), float32(0.3), float32(-1), float32(40), float32(1.0/30), uint8(1))
 	f.Add(float32(0), float32(0), float32(0), float32(0), float32(0), float32(0), float32(0), float32(1.0/90), uint8(2))
 	f.Add(float32(0.5), float32(0.9), float32(0.05), float32(0.2), float32(2), float32(3e4), float32(1e4), float32(0.2), uint8(3))
+	f.Add(float32(0.2), float32(0.05), float32(0.3), float32(0.5), float32(0.05), float32(-0.01), float32(0.8), float32(1.0/45), uint8(7))
 	f.Fuzz(func(t *testing.T, damping, elasticity, stiffness, friction, radius, gravity, amp, dt float32, flags uint8) {
 		if !mathx.IsFinite(amp) || !mathx.IsFinite(dt) || dt < 0 || dt > 1 {
 			return
@@ -221,6 +239,10 @@ func FuzzQuadMatchesStepsIn(f *testing.F) {
 			set.Damping, set.Elasticity, set.Stiffness = damping*k, elasticity*k, stiffness*k
 			set.Friction, set.Radius = friction, radius*k
 			set.Gravity = mgl32.Vec3{0, gravity * k, 0}
+			if flags&4 != 0 && s%2 == 1 {
+				// Parameters per particle in lanes 1 and 3.
+				set.Curves = &Curves{Damping: Curve{{0, 1}, {1, 0.5}}, Radius: Curve{{0, 0.5}, {1, 1.5}}, Friction: Curve{{0, 1}, {1, 0}}}
+			}
 		})
 		if l == nil {
 			return

@@ -142,19 +142,30 @@ func TestRefreshCurvesAndClamps(t *testing.T) {
 	pool, c := r.build(t, Desc{Settings: s})
 	p := c.Particles(pool)
 	for i, want := range []float32{0, 0.125, 0.25, 0.375, 0.5} {
-		if math.Abs(float64(p.Damping[i]-want)) > 1e-6 {
-			t.Errorf("damping[%d] = %v, want %v", i, p.Damping[i], want)
+		v := c.Params(i)
+		if math.Abs(float64(v.Damping-want)) > 1e-6 {
+			t.Errorf("damping[%d] = %v, want %v", i, v.Damping, want)
 		}
-		if p.Stiffness[i] != 1 || p.Radius[i] != 0 {
-			t.Errorf("particle %d: stiffness %v radius %v, want clamped 1 and 0", i, p.Stiffness[i], p.Radius[i])
+		if v.Stiffness != 1 || v.Radius != 0 {
+			t.Errorf("particle %d: stiffness %v radius %v, want clamped 1 and 0", i, v.Stiffness, v.Radius)
 		}
+	}
+	if len(c.params) != 5 || len(c.pk) != 5 {
+		t.Errorf("a damping curve: %d params and %d packed records, want one per particle (5)", len(c.params), len(c.pk))
 	}
 	// A runtime edit takes effect on Refresh, without rebuilding.
 	c.Settings.Curves = nil
 	c.Settings.Friction = 0.7
 	Refresh(p, c)
-	if p.Damping[2] != 0.5 || p.Friction[3] != 0.7 {
-		t.Errorf("after Refresh: damping %v friction %v, want 0.5 and 0.7", p.Damping[2], p.Friction[3])
+	if v, w := c.Params(2), c.Params(3); v.Damping != 0.5 || w.Friction != 0.7 {
+		t.Errorf("after Refresh: damping %v friction %v, want 0.5 and 0.7", v.Damping, w.Friction)
+	}
+	// Without curves the particles share one record.
+	if len(c.params) != 1 || len(c.pk) != 1 {
+		t.Errorf("no curves: %d params and %d packed records, want 1 shared", len(c.params), len(c.pk))
+	}
+	if v := c.Params(5); v != (Params{}) {
+		t.Errorf("Params(5) of a 5-particle chain = %+v, want the zero Params", v)
 	}
 }
 

@@ -5,10 +5,11 @@ import "github.com/go-gl/mathgl/mgl32"
 // State is the part of a Chain that carries from one frame to the next,
 // besides its particles' Pos, Prev and Collided: what a world snapshot
 // saves. The rest of a Chain is set-up (settings, rest lengths, the
-// packed per-particle parameters' sources) or is written by Prepare before
-// every use in a frame (the movement, force, weight, scale, reach, step
-// lengths and count, the packed step inputs, the culled colliders, the
-// root's start in Variable mode); the cosine of the teleport angle is a
+// particles' parameters and largest radius, which Refresh derives from the
+// settings) or is written by Prepare before every use in a frame (the
+// movement, force, weight, scale, reach, step lengths and count, the
+// animated pose of the particles, the freeze-plane normals, the culled
+// colliders, the root's start in Variable mode); the cosine of the teleport angle is a
 // cache of the settings, recomputed when they differ, and the packed step
 // parameters are a cache of the settings, weight, scale and step length
 // (SetState drops it, so the next Prepare packs afresh).

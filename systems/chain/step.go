@@ -14,10 +14,10 @@ func SkipUpdate(p Particles, c *Chain) { skipUpdate(&p, c) }
 
 func skipUpdate(p *Particles, c *Chain) {
 	n := len(p.Pos)
-	if n == 0 || n != len(c.pk) {
+	if !c.fits(n) {
 		return // not the chain's particles
 	}
-	pos, prev, parent, pk := p.Pos[:n], p.Prev[:n], p.Parent[:n], c.pk[:n]
+	pos, prev, parent, an, pk, ps := p.Pos[:n], p.Prev[:n], p.Parent[:n], c.anim[:n], c.pk, paramStride(len(c.pk))
 	prev[0] = pos[0]
 	pos[0] = c.animRoot
 	m0, m1, m2 := c.move[0], c.move[1], c.move[2]
@@ -26,18 +26,18 @@ func skipUpdate(p *Particles, c *Chain) {
 		if uint(j) >= uint(i) {
 			continue
 		}
-		q, xi, kp := &prev[i], &pos[i], &pk[i]
+		q, xi, ka, kp := &prev[i], &pos[i], &an[i], &pk[i*ps]
 		q[0], q[1], q[2] = q[0]+m0, q[1]+m1, q[2]+m2
 		x0, x1, x2 := xi[0]+m0, xi[1]+m1, xi[2]+m2
 		pj := &pos[j]
 		p0, p1, p2 := pj[0], pj[1], pj[2]
-		o0, o1, o2 := kp.o0, kp.o1, kp.o2
-		if d0, d1, d2, maxLen := p0+o0-x0, p1+o1-x1, p2+o2-x2, kp.rl*kp.sk; d0*d0+d1*d1+d2*d2 > maxLen*maxLen {
+		o0, o1, o2 := ka.o0, ka.o1, ka.o2
+		if d0, d1, d2, maxLen := p0+o0-x0, p1+o1-x1, p2+o2-x2, ka.rl*kp.sk; d0*d0+d1*d1+d2*d2 > maxLen*maxLen {
 			l := sqrt32(d0*d0 + d1*d1 + d2*d2)
 			s := (l - maxLen) / l
 			x0, x1, x2 = x0+d0*s, x1+d1*s, x2+d2*s
 		}
-		x0, x1, x2 = keepLength3(x0, x1, x2, p0, p1, p2, o0, o1, o2, kp.rl)
+		x0, x1, x2 = keepLength3(x0, x1, x2, p0, p1, p2, o0, o1, o2, ka.rl)
 		if !finite3(x0, x1, x2) {
 			x0, x1, x2 = p0+o0, p1+o1, p2+o2
 			*q = mgl32.Vec3{x0, x1, x2}

@@ -121,7 +121,7 @@ func TestCollidersNeverPenetratedWhenCulled(t *testing.T) {
 		nculled += maxCull - cl.n
 		for i := 1; i < p.Len(); i++ {
 			for k := range shapes {
-				if d := penetration(p.Pos[i], p.Radius[i], &shapes[k]); d > 1e-5 {
+				if d := penetration(p.Pos[i], c.Params(i).Radius, &shapes[k]); d > 1e-5 {
 					t.Fatalf("frame %d: particle %d is %v inside collider %d", f, i, d, k)
 				}
 			}
@@ -154,7 +154,7 @@ func TestColliderAfterAPushIsNotCulled(t *testing.T) {
 	r.animate()
 	Update(p, c, r.pose, shapes, &r.obj)
 	assertVec(t, "particle 1", p.Pos[1], mgl32.Vec3{0.37, 0, 0}, 1e-5)
-	if d := penetration(p.Pos[3], p.Radius[3], &shapes[1]); d > 1e-5 {
+	if d := penetration(p.Pos[3], c.Params(3).Radius, &shapes[1]); d > 1e-5 {
 		t.Errorf("particle 3 at %v is %v inside the far collider", p.Pos[3], d)
 	}
 	if !p.Collided[3] {
@@ -234,12 +234,12 @@ func TestSkipUpdateCarriesAndLimits(t *testing.T) {
 			for i := 1; i < p.Len(); i++ {
 				want := before[i].Add(move)
 				if tc.stiffness == 1 {
-					want = p.Pos[i-1].Add(mgl32.Vec3{c.pk[i].o0, c.pk[i].o1, c.pk[i].o2}) // the animated shape
+					want = p.Pos[i-1].Add(mgl32.Vec3{c.anim[i].o0, c.anim[i].o1, c.anim[i].o2}) // the animated shape
 				}
 				assertVec(t, "particle", p.Pos[i], want, 1e-5)
 				assertVec(t, "previous", p.Prev[i], prev[i].Add(move), 1e-5)
-				if l := p.Pos[i].Sub(p.Pos[i-1]).Len(); math.Abs(float64(l-c.pk[i].rl)) > 1e-5 {
-					t.Errorf("particle %d: length %v, want %v", i, l, c.pk[i].rl)
+				if l := p.Pos[i].Sub(p.Pos[i-1]).Len(); math.Abs(float64(l-c.anim[i].rl)) > 1e-5 {
+					t.Errorf("particle %d: length %v, want %v", i, l, c.anim[i].rl)
 				}
 			}
 		})
