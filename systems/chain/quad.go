@@ -59,8 +59,12 @@ type quad struct {
 	// Stage A's position (before keep-length), for a lane the scalar code
 	// finishes.
 	ax, ay, az [4]float32
-	// Spill space of the SIMD kernel: the packed inputs as columns.
+	// Spill space of the SIMD kernel: the step inputs as columns.
 	t [16][4]float32
+	// Every lane's particles share one packed record (ps 0): run sets the
+	// kernel's parameter columns (t[5..12]) once, and the SSE kernel reads
+	// only the animated records.
+	shared bool
 
 	chains  [4]*Chain
 	shapes  [4][]collide.Shape
@@ -115,10 +119,20 @@ func (q *quad) run(rest, sim *Particles, cs *[4]*Chain, steps int, shapes *[4][]
 	n := cs[0].N
 	parent := rest.Parent[cs[0].RestFirst : cs[0].RestFirst+n]
 	q.ncol = len(cs[0].Colliders)
+	q.shared = true
 	for s, c := range cs {
 		q.chains[s], q.shapes[s] = c, shapes[s]
 		q.anim[s], q.pk[s], q.ps[s] = c.anim[:n], c.pk, paramStride(len(c.pk))
+		q.shared = q.shared && q.ps[s] == 0
 		q.pos[s], q.prev[s], q.hit[s] = sim.Pos[c.First:c.First+n], sim.Prev[c.First:c.First+n], sim.Collided[c.First:c.First+n]
+	}
+	if q.shared {
+		// The columns the SSE kernel's ROWS(0, 5) and ROWS(16, 9) fill.
+		for s := range 4 {
+			k := &q.pk[s][0]
+			q.t[5][s], q.t[6][s], q.t[7][s], q.t[8][s] = k.r, k.e, k.sk, k.keep
+			q.t[9][s], q.t[10][s], q.t[11][s], q.t[12][s] = k.keepHit, k.fs, k.fsHit, k.inert
+		}
 	}
 	quadLoad(q, n)
 	for sub := range steps {

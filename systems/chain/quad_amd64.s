@@ -265,7 +265,10 @@ TEXT ·quadKernel(SB), NOSPLIT, $0-28
 	MOVLHPS  X2, X0
 	MOVUPS   X0, T_PL
 
-	// Their packed records at i*ps (one shared record: ps 0).
+	// Their packed records at i*ps (one shared record: ps 0), unless run
+	// has set their columns once for all particles.
+	CMPB   quad_shared(DI), $0
+	JNE    packed
 	IMUL3Q $packed__size, CX, AX
 	PACKED(0, R8)
 	PACKED(1, R9)
@@ -273,6 +276,8 @@ TEXT ·quadKernel(SB), NOSPLIT, $0-28
 	PACKED(3, R11)
 	ROWS(0, 5)
 	ROWS(16, 9)
+
+packed:
 
 	// The particle (SI) and its parent (BX).
 	IMUL3Q $quadPart__size, CX, CX
