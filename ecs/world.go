@@ -23,6 +23,11 @@ type Options struct {
 	Workers int
 	// Pipeline replaces the default pipeline (systems.NewDefaultPipeline).
 	Pipeline *systems.Pipeline
+	// Characters is how many characters the world is built for: a hint
+	// that sizes arche's component storage (NewWorld only; 0: no hint).
+	// Arche doubles an archetype's storage when it fills, so 10,000
+	// characters would otherwise get room for 16,384.
+	Characters int
 }
 
 // World is a sway world: an arche world with sway's resources, systems and
@@ -50,9 +55,21 @@ type World struct {
 
 // NewWorld returns a sway world on a new arche world.
 func NewWorld(opts Options) *World {
-	w := ecs.NewWorld()
+	w := ecs.NewWorld(initialCapacity(opts.Characters))
 	sw, _ := Attach(&w, opts) // a new world has no sway resources yet
 	return sw
+}
+
+// initialCapacity is the first capacity of every archetype for a world of
+// n characters: arche's default (128) for small worlds, otherwise n halved
+// (rounding up) until it is at most 256, so that the doublings end on the
+// first capacity >= n at most 2^k-1 above it. A negative n counts as 0.
+func initialCapacity(n int) int {
+	c := max(n, 128)
+	for c > 256 {
+		c = (c + 1) / 2
+	}
+	return c
 }
 
 // Attach makes w a sway world: it adds sway's resources and initialises

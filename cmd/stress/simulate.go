@@ -26,7 +26,7 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := sway.NewWorld(sway.Options{Workers: cfg.workers})
+	w := sway.NewWorld(sway.Options{Workers: cfg.workers, Characters: cfg.characters})
 	defer w.Close()
 	ents, err := sc.Populate(w)
 	if err != nil {
