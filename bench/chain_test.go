@@ -27,6 +27,7 @@ func newChainWorld(b *testing.B, chars, workers int) (*sway.World, []arche.Entit
 	if err := sc.AddChains(w, ents, 2); err != nil {
 		b.Fatal(err)
 	}
+	w.Trim() // as after any set-up (the stress run does)
 	return w, ents, sc
 }
 

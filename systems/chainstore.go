@@ -258,9 +258,12 @@ func restEqual(a *chain.Particles, at int, b *chain.Particles, lo, n int) bool {
 	return true
 }
 
-// Trim releases the store's spare capacity (set-up code: it copies).
+// Trim releases the store's spare capacity and gathers the chains' own
+// small records into one allocation per kind (chain.Gather). Set-up code:
+// it copies.
 func (s *ChainStore) Trim() {
 	s.Chains, s.Steps = trimSlice(s.Chains), trimSlice(s.Steps)
+	chain.Gather(s.Chains)
 	s.ColliderDescs, s.ColliderBones, s.Shapes = trimSlice(s.ColliderDescs), trimSlice(s.ColliderBones), trimSlice(s.Shapes)
 	s.deadChains, s.deadColliders = trimSlice(s.deadChains), trimSlice(s.deadColliders)
 	for _, p := range []*chain.Particles{&s.Particles, &s.Rest} {

@@ -3,6 +3,7 @@ package chain
 import (
 	"math"
 	"testing"
+	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -91,4 +92,47 @@ func anyCollided(p *Particles) bool {
 		}
 	}
 	return false
+}
+
+// Gathered chains step as before, their records adjacent in memory, and a
+// Refresh that gives one of them more records allocates its own rather
+// than writing over its neighbour's.
+func TestGatherChangesNoResult(t *testing.T) {
+	l := newQuadLanes(t, Fixed, true)
+	Gather(l.ca[:])
+	for s := 1; s < 4; s++ {
+		prev, c := &l.ca[s-1], &l.ca[s]
+		end := uintptr(unsafe.Pointer(&prev.anim[len(prev.anim)-1])) + unsafe.Sizeof(animated{})
+		if end != uintptr(unsafe.Pointer(&c.anim[0])) || cap(c.anim) != len(c.anim) || cap(c.pk) != len(c.pk) ||
+			cap(c.params) != len(c.params) || cap(c.Colliders) != len(c.Colliders) {
+			t.Fatalf("lane %d: animated records not right after lane %d's, or not capped", s, s-1)
+		}
+	}
+	run := func(from, to int) {
+		for f := from; f < to; f++ {
+			steps := l.frame(t, f, 1.0/60)
+			for s := range 4 {
+				StepsIn(l.a, l.a, &l.ca[s], steps[s], l.shapes[s])
+				StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
+			}
+			for i := range l.a.Pos {
+				if l.a.Pos[i] != l.b.Pos[i] || l.a.Prev[i] != l.b.Prev[i] {
+					t.Fatalf("frame %d particle %d: gathered %v, not %v", f, i, l.a.Pos[i], l.b.Pos[i])
+				}
+			}
+		}
+	}
+	run(0, 30)
+	before := l.ca[2].Params(0)
+	for _, c := range []*Chain{&l.ca[1], &l.cb[1]} {
+		c.Settings.Curves = &Curves{Radius: Curve{{0, 0.5}, {1, 2}}}
+		c.Settings.Freeze = FreezeX
+		Refresh(c.ParticlesIn(l.a, l.a), c)
+	}
+	Refresh(l.cb[1].ParticlesIn(l.b, l.b), &l.cb[1])
+	if len(l.ca[1].params) != l.ca[1].N || l.ca[2].Params(0) != before {
+		t.Fatalf("after a curve on lane 1: %d params (want %d), lane 2's %+v (want %+v)",
+			len(l.ca[1].params), l.ca[1].N, l.ca[2].Params(0), before)
+	}
+	run(30, 60)
 }
