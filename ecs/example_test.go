@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
+	arche "github.com/mlange-42/arche/ecs"
 
 	sway "github.com/sway-anim/sway/ecs"
 )
@@ -45,4 +46,52 @@ func ExampleNewSkeleton_error() {
 	}})
 	fmt.Println(err)
 	// Output: sway: SkeletonDesc.Bones[1].Parent = pelvis: no bone has this name
+}
+
+// A crowd: the world is told how many characters to expect, so that its
+// storage is sized for them, and trimmed once they are built, which packs
+// the pools and gathers each chain's records next to its neighbours'.
+// Neither changes a pose.
+func ExampleOptions_characters() {
+	skel, err := sway.NewSkeleton(sway.SkeletonDesc{Name: "fox", Bones: []sway.BoneDesc{
+		sway.Bone("hips", "", mgl32.Vec3{0, 0.5, 0}),
+		sway.Bone("tail.0", "hips", mgl32.Vec3{0, 0, -0.1}),
+		sway.Bone("tail.1", "tail.0", mgl32.Vec3{0, 0, -0.1}),
+	}})
+	if err != nil {
+		panic(err)
+	}
+	const n = 1000
+	crowd := func(opts sway.Options, trim bool) uint64 {
+		w := sway.NewWorld(opts)
+		defer w.Close()
+		chains := []sway.ChainSpec{{Root: "tail.0", EndLength: 1, Settings: sway.DefaultChainSettings()}}
+		foxes := make([]arche.Entity, n)
+		for i := range foxes {
+			fox, err := w.AddCharacter(skel, sway.At(mgl32.Vec3{float32(i % 40), 0, float32(i / 40)}))
+			if err != nil {
+				panic(err)
+			}
+			if err := w.AddChains(fox, nil, chains); err != nil {
+				panic(err)
+			}
+			foxes[i] = fox
+		}
+		if trim {
+			w.Trim()
+		}
+		for f := range 60 {
+			for i, fox := range foxes {
+				_ = w.SetRoot(fox, sway.At(mgl32.Vec3{float32(i%40) + 0.3*float32(f%7), 0, float32(i / 40)}))
+			}
+			if err := w.Step(1.0 / 60); err != nil {
+				panic(err)
+			}
+		}
+		return w.Checksum()
+	}
+	sized := crowd(sway.Options{Characters: n}, true)
+	plain := crowd(sway.Options{}, false)
+	fmt.Println("same poses:", sized == plain)
+	// Output: same poses: true
 }
