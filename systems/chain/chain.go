@@ -105,6 +105,16 @@ func (c *Chain) fits(n int) bool {
 	return n > 0 && n == len(c.anim) && (len(c.pk) == 1 || len(c.pk) == n)
 }
 
+// freeze returns the freeze axis the kernels apply: Settings.Freeze once
+// Refresh has sized the normals for it, FreezeNone before (an axis set
+// without Refresh has no normals to write or read).
+func (c *Chain) freeze() FreezeAxis {
+	if len(c.axis) != c.N {
+		return FreezeNone
+	}
+	return c.Settings.Freeze
+}
+
 // paramStride is the step from one particle's params or pk record to the
 // next: 0 when the chain's particles share one.
 func paramStride(n int) int {

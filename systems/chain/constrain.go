@@ -67,7 +67,7 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator) {
 	}
 	var k constrainer
 	k.p, k.anim, k.pk, k.ps, k.colliders, k.shapes = p, c.anim[:n], c.pk, paramStride(len(c.pk)), c.Colliders, shapes
-	k.reach, k.freeze = c.reach, c.Settings.Freeze != FreezeNone && len(c.axis) == n
+	k.reach, k.freeze = c.reach, c.freeze() != FreezeNone
 	k.axis = c.axis
 	cl := &k.cl
 	if len(c.Colliders) > 0 {

@@ -32,7 +32,7 @@ func TestPackedParametersFollowEveryChange(t *testing.T) {
 		got := append([]packed(nil), c.pk...)
 		c.packOK = false
 		pack(c)
-		prepareAnim(&p, c, &r.pose, c.Settings.Freeze, false)
+		prepareAnim(&p, c, &r.pose, c.freeze(), false)
 		for i := range got {
 			if got[i] != c.pk[i] {
 				t.Fatalf("frame %d particle %d: cached %+v, packed afresh %+v", f, i, got[i], c.pk[i])

@@ -75,7 +75,7 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 	if !c.packCurrent() {
 		pack(c)
 	}
-	pathMax := prepareAnim(p, c, pose, s.Freeze, reset)
+	pathMax := prepareAnim(p, c, pose, c.freeze(), reset)
 	c.reach = reachOf(pathMax, c.rmax, c.scale)
 
 	// Gravity minus the part that already acts on the rest pose: the rest
@@ -106,9 +106,6 @@ func prepareAnim(p *Particles, c *Chain, pose *Pose, freeze FreezeAxis, reset bo
 	an := c.anim
 	n := len(an)
 	bone, parent := p.Bone[:n], p.Parent[:n]
-	if len(c.axis) != n {
-		freeze = FreezeNone // set without Refresh: no normals to write
-	}
 	pos, prev, hit := p.Pos[:n], p.Prev[:n], p.Collided[:n]
 	wp := pose.WorldPos
 	for i := 0; i < n; i++ {
