@@ -32,12 +32,37 @@ type Frame struct {
 // copy of a built Chain shares its per-particle step inputs, so only one of
 // the two may be stepped.
 type Chain struct {
-	Settings  Settings
+	// First, what the step reads, together in the record's first three
+	// cache lines: stepping the chains of thousands of characters, it
+	// then fetches three lines of each record rather than all seven.
+
 	Colliders []int32 // indices into the shapes handed to Constrain; others are ignored
 	First, N  int     // the chain's particles in the Particles it was built into
 	// RestFirst is where the chain's rest data start: First in the pool
 	// Build wrote, or a shared copy a store points it to (ParticlesIn).
 	RestFirst int
+
+	// The step's inputs. params and pk hold one record per particle, or a
+	// single one that every particle shares when their parameters are equal
+	// (a chain without curves): Refresh writes params from the settings,
+	// pack derives pk from them. anim is per particle, written by Prepare.
+	pk   []packed
+	anim []animated
+	// The freeze-plane normal per particle (the parent's animated axis),
+	// written by Prepare; nil without a freeze axis.
+	axis []mgl32.Vec3
+
+	// Per frame, written by Prepare.
+	move     mgl32.Vec3 // character movement to apply on the first sub-step
+	force    mgl32.Vec3 // gravity (rest part removed) + force, times scale
+	rootFrom mgl32.Vec3 // root particle at the start of the frame (Variable mode)
+	animRoot mgl32.Vec3 // the root bone's animated world position
+	reach    float32    // farthest any particle can be from the root (collider culling)
+	h, prevH float32    // step lengths in seconds (Variable mode)
+	variable bool       // Settings.Mode is Variable this frame
+	steps    int        // sub-steps this frame
+
+	Settings Settings
 
 	total   float32    // rest length of the longest root-to-tip path
 	restRot mgl32.Quat // the root bone's rest rotation (model space)
@@ -47,30 +72,14 @@ type Chain struct {
 	clock Clock
 
 	// Per frame, written by Prepare.
-	objPos   mgl32.Vec3
-	objRot   mgl32.Quat
-	move     mgl32.Vec3 // character movement to apply on the first sub-step
-	scale    float32    // object scale
-	force    mgl32.Vec3 // gravity (rest part removed) + force, times scale
-	weight   float32
-	reach    float32    // farthest any particle can be from the root (collider culling)
-	t        float32    // step length in units of 1/UpdateRate (1 in Fixed mode)
-	h, prevH float32    // step lengths in seconds (Variable mode)
-	steps    int        // sub-steps this frame
-	rootFrom mgl32.Vec3 // root particle at the start of the frame (Variable mode)
-	animRoot mgl32.Vec3 // the root bone's animated world position
+	objPos mgl32.Vec3
+	objRot mgl32.Quat
+	scale  float32 // object scale
+	weight float32
+	t      float32 // step length in units of 1/UpdateRate (1 in Fixed mode)
 
-	// The step's inputs. params and pk hold one record per particle, or a
-	// single one that every particle shares when their parameters are equal
-	// (a chain without curves): Refresh writes params from the settings,
-	// pack derives pk from them. anim is per particle, written by Prepare.
 	params []Params
-	pk     []packed
-	anim   []animated
-	// The freeze-plane normal per particle (the parent's animated axis),
-	// written by Prepare; nil without a freeze axis.
-	axis []mgl32.Vec3
-	rmax float32 // the largest particle radius past the root, unscaled
+	rmax   float32 // the largest particle radius past the root, unscaled
 
 	turnAngle, turnCos float32 // Settings.TeleportAngle and the cosine of its half
 

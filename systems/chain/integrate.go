@@ -60,7 +60,7 @@ type integrator struct {
 func (in *integrator) start(pos0, prev0 *mgl32.Vec3, c *Chain, sub int) {
 	var move mgl32.Vec3
 	in.vs = 1
-	if c.Settings.Mode == Variable {
+	if c.variable {
 		// The root and the character's movement are spread evenly over the
 		// frame's sub-steps, so that a low frame rate sees the same path.
 		if sub == 0 {

@@ -61,7 +61,8 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 
 	c.clock.Rate = s.UpdateRate
 	c.clock.MaxSteps = min(s.MaxSubSteps, MaxSubStepsLimit) // <= 0: the default
-	if s.Mode == Variable {
+	c.variable = s.Mode == Variable
+	if c.variable {
 		if !(s.UpdateRate > 0) {
 			c.clock.Rate = DefaultUpdateRate
 		}

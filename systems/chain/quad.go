@@ -97,7 +97,7 @@ func quadable(rest, sim *Particles, cs *[4]*Chain, steps *[4]int) bool {
 	n := c0.N
 	for s, c := range cs {
 		if c == nil || steps[s] != steps[0] || c.RestFirst != c0.RestFirst || c.N != n || !c.fits(n) ||
-			c.Settings.Freeze != FreezeNone || len(c.Colliders) != len(c0.Colliders) ||
+			c.freeze() != FreezeNone || len(c.Colliders) != len(c0.Colliders) ||
 			c.First < 0 || c.First+n > len(sim.Pos) || c.First+n > len(sim.Prev) || c.First+n > len(sim.Collided) {
 			return false
 		}

@@ -201,6 +201,9 @@ func TestQuadFallsBackToStepsIn(t *testing.T) {
 	l := newQuadLanes(t, Fixed, false)
 	l.ca[3].Settings.Freeze = FreezeX
 	l.cb[3].Settings.Freeze = FreezeX
+	// A freeze axis takes effect at Refresh (it sizes the plane normals).
+	Refresh(l.ca[3].ParticlesIn(l.a, l.a), &l.ca[3])
+	Refresh(l.cb[3].ParticlesIn(l.b, l.b), &l.cb[3])
 	var q Quad
 	cs := [4]*Chain{&l.ca[0], &l.ca[1], &l.ca[2], &l.ca[3]}
 	for f := 0; f < 20; f++ {
