@@ -7,7 +7,7 @@ import "github.com/go-gl/mathgl/mgl32"
 // saves. The rest of a Chain is set-up (settings, rest lengths, the
 // particles' parameters and largest radius, which Refresh derives from the
 // settings) or is written by Prepare before every use in a frame (the
-// movement, force, weight, scale, reach, step lengths and count, the
+// movement, force, weight, scale, reach, step mode, lengths and count, the
 // animated pose of the particles, the freeze-plane normals, the culled
 // colliders, the root's start in Variable mode); the cosine of the teleport angle is a
 // cache of the settings, recomputed when they differ, and the packed step
