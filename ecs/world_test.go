@@ -3,6 +3,7 @@ package ecs_test
 import (
 	"errors"
 	"math"
+	"runtime"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -110,6 +111,33 @@ func TestStepAllocationsDoNotGrowWithCharacters(t *testing.T) {
 	}
 	if allocs[10] != allocs[1000] || allocs[1000] != 0 {
 		t.Fatalf("allocations per frame: %v at 10 characters, %v at 1000; want 0 for both", allocs[10], allocs[1000])
+	}
+}
+
+// TestFirstFrameAllocationsDoNotGrowWithCharacters: the first frame sizes
+// the systems' per-frame buffers once, to the number of characters; grown
+// by appending they would take more allocations for more characters and
+// leave the outgrown copies as garbage.
+func TestFirstFrameAllocationsDoNotGrowWithCharacters(t *testing.T) {
+	allocs := map[int]uint64{}
+	for _, n := range []int{10, 1000} {
+		w, ents, sc := runScene(t, 1, n, 0)
+		if err := sc.MoveRoots(w, ents, 1.0/60); err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if err := w.Step(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		allocs[n] = after.Mallocs - before.Mallocs
+		w.Close()
+	}
+	// A slack of 2 for the runtime's own (MemStats counts every
+	// goroutine's); appending, the buffers took 24 more at 1000.
+	if allocs[1000] > allocs[10]+2 {
+		t.Fatalf("first-frame allocations: %d at 10 characters, %d at 1000; want no more for more characters", allocs[10], allocs[1000])
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/check"
 	"github.com/sway-anim/sway/internal/rig"
+	"github.com/sway-anim/sway/internal/slicex"
 	"github.com/sway-anim/sway/jobs"
 	"github.com/sway-anim/sway/systems/breath"
 )
@@ -96,6 +97,7 @@ func (s *BreathSystem) Initialize(w *ecs.World) { s.frame = newFrame(w) }
 // Update implements System.
 func (s *BreathSystem) Update(w *ecs.World) {
 	q := s.filter.Query(w)
+	s.items = slicex.Reserve(s.items, q.Count()) // see featureCharacters.gather
 	for q.Next() {
 		p, r, b, st := q.Get()
 		s.items = append(s.items, breathRef{p, r, b, st})

@@ -7,6 +7,7 @@ import (
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/mathx"
 	"github.com/sway-anim/sway/internal/rig"
+	"github.com/sway-anim/sway/internal/slicex"
 	"github.com/sway-anim/sway/systems/fk"
 )
 
@@ -36,6 +37,7 @@ func newCharacters() characters {
 
 func (c *characters) gather(w *ecs.World) []charRef {
 	q := c.filter.Query(w)
+	c.items = slicex.Reserve(c.items, q.Count()) // see featureCharacters.gather
 	for q.Next() {
 		p, r := q.Get()
 		c.items = append(c.items, charRef{p, r})
@@ -70,6 +72,10 @@ func newFeatureCharacters[T any]() featureCharacters[T] {
 
 func (c *featureCharacters[T]) gather(w *ecs.World) []featureRef[T] {
 	q := c.filter.Query(w)
+	// Sized to the count before the first append: grown by appending, the
+	// first frame of a crowd would leave every outgrown copy behind as
+	// garbage, which no collection reclaims while frames allocate nothing.
+	c.items = slicex.Reserve(c.items, q.Count())
 	for q.Next() {
 		p, r, f := q.Get()
 		c.items = append(c.items, featureRef[T]{p, r, f})
