@@ -42,10 +42,11 @@ type Chain struct {
 	// Build wrote, or a shared copy a store points it to (ParticlesIn).
 	RestFirst int
 
-	// The step's inputs. params and pk hold one record per particle, or a
-	// single one that every particle shares when their parameters are equal
-	// (a chain without curves): Refresh writes params from the settings,
-	// pack derives pk from them. anim is per particle, written by Prepare.
+	// The step's inputs. pk (like params below) holds one record per
+	// particle, or a single one that every particle shares when their
+	// parameters are equal (a chain without curves): Refresh writes params
+	// from the settings, pack derives pk from them. anim is per particle,
+	// written by Prepare.
 	pk   []packed
 	anim []animated
 	// The freeze-plane normal per particle (the parent's animated axis),
@@ -78,8 +79,8 @@ type Chain struct {
 	weight float32
 	t      float32 // step length in units of 1/UpdateRate (1 in Fixed mode)
 
-	params []Params
-	rmax   float32 // the largest particle radius past the root, unscaled
+	params []Params // the particles' parameters (see pk)
+	rmax   float32  // the largest particle radius past the root, unscaled
 
 	turnAngle, turnCos float32 // Settings.TeleportAngle and the cosine of its half
 

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -39,5 +40,21 @@ func TestPackedParametersFollowEveryChange(t *testing.T) {
 			}
 		}
 		Step(p, c, 0, nil)
+	}
+}
+
+// TestStepFieldsInThreeCacheLines: the Chain fields the step reads lead
+// the record and end within its first 192 bytes (see Chain).
+func TestStepFieldsInThreeCacheLines(t *testing.T) {
+	ty := reflect.TypeOf(Chain{})
+	f, ok := ty.FieldByName("steps")
+	if !ok {
+		t.Fatal("Chain has no steps field")
+	}
+	if end := f.Offset + f.Type.Size(); end > 3*64 {
+		t.Fatalf("the step's fields end at byte %d of Chain, past its third cache line", end)
+	}
+	if s, _ := ty.FieldByName("Settings"); s.Offset < f.Offset {
+		t.Fatal("Settings comes before the step's fields")
 	}
 }
