@@ -145,10 +145,10 @@ func (bl *Builder) Build(pool *Particles, c *Chain, d *Desc) error {
 
 // Refresh re-derives the particles' parameters from c.Settings and its
 // curves (clamped, see Settings), and the root-space gravity. Call it after
-// editing c.Settings. It allocates only when the chain needs storage it
-// has not had: the first time its particles' parameters differ from one
-// another (curves added to a chain built without) or a freeze axis is set.
-// Edits of values do not allocate.
+// editing c.Settings. It allocates only when the chain's arrays change
+// size: its particles' parameters come to differ from one another (curves
+// added to a chain built without) or become equal again, or a freeze axis
+// is set for the first time. Edits of values do not allocate.
 func Refresh(p Particles, c *Chain) {
 	s := &c.Settings
 	var cv Curves // nil curves: factor 1
@@ -161,6 +161,7 @@ func Refresh(p Particles, c *Chain) {
 		first = paramsAt(s, &cv, p.Dist[0], c.total)
 	}
 	uniform := true
+	var params []Params
 	for i := 1; i < n && s.Curves != nil; i++ {
 		v := paramsAt(s, &cv, p.Dist[i], c.total)
 		if uniform && sameParams(&v, &first) {
@@ -168,28 +169,25 @@ func Refresh(p Particles, c *Chain) {
 		}
 		if uniform {
 			uniform = false
-			c.params = resize(c.params, n)
+			params = c.sizeRecords(n, true)
 			for k := range i {
-				c.params[k] = first
+				params[k] = first
 			}
 		}
-		c.params[i] = v
+		params[i] = v
 	}
 	if uniform {
-		c.params = resize(c.params, 1)
-		c.params[0] = first
-	}
-	c.pk = resize(c.pk, len(c.params))
-	c.anim = resize(c.anim, n)
-	if s.Freeze != FreezeNone {
-		c.axis = resize(c.axis, n)
+		params = c.sizeRecords(n, false)
+		if n > 0 {
+			params[0] = first
+		}
 	}
 	// The largest radius of a particle the step constrains (it bounds the
 	// colliders' reach).
 	c.rmax = 0
-	ps := paramStride(len(c.params))
+	ps := paramStride(len(params))
 	for i, j := range p.Parent[:n] {
-		if r := c.params[i*ps].Radius; uint(j) < uint(i) && r > c.rmax {
+		if r := params[i*ps].Radius; uint(j) < uint(i) && r > c.rmax {
 			c.rmax = r
 		}
 	}
@@ -234,11 +232,38 @@ func sameParams(a, b *Params) bool {
 
 // resize returns s with length n, allocating only when its capacity is
 // short.
-func resize[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
+// sizeRecords sizes the chain's arrays for n particles, with params and
+// pk per particle or one shared, and returns params. Arrays already of
+// that size are kept (edits of values do not allocate); others are
+// allocated afresh, never grown into a neighbour's room (Gather packs the
+// arrays of many chains together).
+func (c *Chain) sizeRecords(n int, perParticle bool) []Params {
+	have := int(c.recs())
+	sized := int(c.sized)
+	recs := min(n, 1)
+	if perParticle {
+		recs = n
 	}
-	return s[:n]
+	if recs != have || c.params == nil || c.pk == nil {
+		c.params, c.pk = addr(make([]Params, recs)), addr(make([]packed, recs))
+	}
+	if n != sized || c.anim == nil {
+		c.anim = addr(make([]animated, n))
+		c.axis = nil
+	}
+	if c.Settings.Freeze != FreezeNone && c.axis == nil {
+		c.axis = addr(make([]mgl32.Vec3, n))
+	}
+	c.sized, c.perParticle = int32(n), perParticle
+	return c.paramsOf()
+}
+
+// addr returns the address of s's first element, nil for an empty s.
+func addr[T any](s []T) *T {
+	if len(s) == 0 {
+		return nil
+	}
+	return &s[0]
 }
 
 func mul3(a, b mgl32.Vec3) mgl32.Vec3 { return mgl32.Vec3{a[0] * b[0], a[1] * b[1], a[2] * b[2]} }

@@ -1,6 +1,10 @@
 package chain
 
-import "github.com/go-gl/mathgl/mgl32"
+import (
+	"unsafe"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
 
 // Pose is a view of one character's pose slices, one element per bone.
 // Prepare reads the World slices (the animated pose after forward
@@ -32,9 +36,9 @@ type Frame struct {
 // copy of a built Chain shares its per-particle step inputs, so only one of
 // the two may be stepped.
 type Chain struct {
-	// First, what the step reads, together in the record's first three
+	// First, what the step reads, together in the record's first two
 	// cache lines: stepping the chains of thousands of characters, it
-	// then fetches three lines of each record rather than all seven.
+	// then fetches two lines of each record rather than all six.
 
 	Colliders []int32 // indices into the shapes handed to Constrain; others are ignored
 	First, N  int     // the chain's particles in the Particles it was built into
@@ -42,26 +46,31 @@ type Chain struct {
 	// Build wrote, or a shared copy a store points it to (ParticlesIn).
 	RestFirst int
 
-	// The step's inputs. pk (like params below) holds one record per
-	// particle, or a single one that every particle shares when their
-	// parameters are equal (a chain without curves): Refresh writes params
-	// from the settings, pack derives pk from them. anim is per particle,
-	// written by Prepare.
-	pk   []packed
-	anim []animated
-	// The freeze-plane normal per particle (the parent's animated axis),
-	// written by Prepare; nil without a freeze axis.
-	axis []mgl32.Vec3
+	// The step's inputs, arrays held by their first element (see records):
+	// anim has one record per particle (sized of them), written by
+	// Prepare; pk (like params below) one per particle when perParticle,
+	// else a single one every particle shares (a chain without curves).
+	// Refresh writes params from the settings, pack derives pk from them.
+	// axis is the freeze-plane normal per particle (the parent's animated
+	// axis), written by Prepare; nil without a freeze axis.
+	pk          *packed
+	anim        *animated
+	axis        *mgl32.Vec3
+	sized       int32 // particles the arrays were sized for by Refresh; 0: not sized
+	perParticle bool  // pk and params hold sized records, not one
+	variable    bool  // Settings.Mode is Variable this frame
 
 	// Per frame, written by Prepare.
 	move     mgl32.Vec3 // character movement to apply on the first sub-step
 	force    mgl32.Vec3 // gravity (rest part removed) + force, times scale
-	rootFrom mgl32.Vec3 // root particle at the start of the frame (Variable mode)
 	animRoot mgl32.Vec3 // the root bone's animated world position
 	reach    float32    // farthest any particle can be from the root (collider culling)
-	h, prevH float32    // step lengths in seconds (Variable mode)
-	variable bool       // Settings.Mode is Variable this frame
-	steps    int        // sub-steps this frame
+	h        float32    // step length in seconds (Variable mode)
+
+	// Read by the step in Variable mode only.
+	rootFrom mgl32.Vec3 // root particle at the start of the frame
+	prevH    float32    // the last step's length
+	steps    int32      // sub-steps this frame
 
 	Settings Settings
 
@@ -70,7 +79,7 @@ type Chain struct {
 	gravity mgl32.Vec3 // Settings.Gravity in the root bone's rest space
 	maxBone int32      // largest bone index used, checked against the pose
 
-	clock Clock
+	acc float64 // the Clock's accumulator: time not yet simulated, seconds
 
 	// Per frame, written by Prepare.
 	objPos mgl32.Vec3
@@ -79,8 +88,8 @@ type Chain struct {
 	weight float32
 	t      float32 // step length in units of 1/UpdateRate (1 in Fixed mode)
 
-	params []Params // the particles' parameters (see pk)
-	rmax   float32  // the largest particle radius past the root, unscaled
+	params *Params // the particles' parameters (see pk)
+	rmax   float32 // the largest particle radius past the root, unscaled
 
 	turnAngle, turnCos float32 // Settings.TeleportAngle and the cosine of its half
 
@@ -91,6 +100,11 @@ type Chain struct {
 	started bool // objPos/objRot hold a previous frame
 	off     bool // not simulated last frame (weight 0 or distant)
 	reset   bool // return to the animated pose at the next Prepare
+
+	// Pads the record to six cache lines, so that in an array of chains
+	// (the store's, 64-byte aligned) every record's first two lines, the
+	// step's, are two whole lines.
+	_ [16]byte
 }
 
 // Params are one particle's parameters: its chain's Settings times its
@@ -103,23 +117,49 @@ type Params struct {
 // Params returns particle i's parameters as Refresh derived them, or the
 // zero Params for an index outside the chain.
 func (c *Chain) Params(i int) Params {
-	if uint(i) >= uint(c.N) || len(c.params) == 0 {
+	ps := c.paramsOf()
+	if uint(i) >= uint(c.N) || len(ps) == 0 {
 		return Params{}
 	}
-	return c.params[i*paramStride(len(c.params))]
+	return ps[i*paramStride(len(ps))]
+}
+
+// The chain's arrays as slices. A Chain is a few hundred bytes, one per
+// strand of every character, and the step reads its first lines for each:
+// a pointer and one shared count take less of them than slice headers.
+// Refresh is the only writer of the pointers and the count (anim, pk and
+// params are nil exactly when sized is 0), so the views cannot reach past
+// what it allocated.
+
+func (c *Chain) anims() []animated  { return unsafe.Slice(c.anim, c.sized) }
+func (c *Chain) packs() []packed    { return unsafe.Slice(c.pk, c.recs()) }
+func (c *Chain) paramsOf() []Params { return unsafe.Slice(c.params, c.recs()) }
+func (c *Chain) axes() []mgl32.Vec3 {
+	if c.axis == nil {
+		return nil
+	}
+	return unsafe.Slice(c.axis, c.sized)
+}
+
+// recs is the number of pk and params records: one per particle or one.
+func (c *Chain) recs() int32 {
+	if c.perParticle {
+		return c.sized
+	}
+	return min(c.sized, 1)
 }
 
 // fits reports whether the chain's step inputs are sized for its n
 // particles (by Refresh), so that the kernels may run on them.
 func (c *Chain) fits(n int) bool {
-	return n > 0 && n == len(c.anim) && (len(c.pk) == 1 || len(c.pk) == n)
+	return n > 0 && n == int(c.sized)
 }
 
 // freeze returns the freeze axis the kernels apply: Settings.Freeze once
 // Refresh has sized the normals for it, FreezeNone before (an axis set
 // without Refresh has no normals to write or read).
 func (c *Chain) freeze() FreezeAxis {
-	if len(c.axis) != c.N {
+	if c.axis == nil || int(c.sized) != c.N {
 		return FreezeNone
 	}
 	return c.Settings.Freeze

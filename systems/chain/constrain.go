@@ -66,9 +66,10 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator) {
 		return // not the chain's particles
 	}
 	var k constrainer
-	k.p, k.anim, k.pk, k.ps, k.colliders, k.shapes = p, c.anim[:n], c.pk, paramStride(len(c.pk)), c.Colliders, shapes
+	pk := c.packs()
+	k.p, k.anim, k.pk, k.ps, k.colliders, k.shapes = p, c.anims()[:n], pk, paramStride(len(pk)), c.Colliders, shapes
 	k.reach, k.freeze = c.reach, c.freeze() != FreezeNone
-	k.axis = c.axis
+	k.axis = c.axes()
 	cl := &k.cl
 	if len(c.Colliders) > 0 {
 		cl.set(c.Colliders, shapes, p.Pos[0], c.reach*(1+cullMargin))

@@ -27,7 +27,8 @@ func Integrate(p Particles, c *Chain, sub int) {
 	}
 	var in integrator
 	in.start(&p.Pos[0], &p.Prev[0], c, sub)
-	pos, prev, hit, pk, ps := p.Pos[:n], p.Prev[:n], p.Collided[:n], c.pk, paramStride(len(c.pk))
+	pk := c.packs()
+	pos, prev, hit, ps := p.Pos[:n], p.Prev[:n], p.Collided[:n], paramStride(len(pk))
 	f0, f1, f2, m0, m1, m2, vs := in.f0, in.f1, in.f2, in.m0, in.m1, in.m2, in.vs
 	for i := 1; i < n; i++ {
 		x, q, k := &pos[i], &prev[i], &pk[i*ps]

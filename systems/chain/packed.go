@@ -39,11 +39,12 @@ func (c *Chain) packCurrent() bool {
 // pack writes the packed step parameters from the particles' parameters,
 // the weight, the object scale and the step length.
 func pack(c *Chain) {
-	if len(c.pk) != len(c.params) {
+	pk, params := c.packs(), c.paramsOf()
+	if len(pk) == 0 {
 		return // not sized by Refresh
 	}
 	c.packOK, c.packT, c.packW, c.packS = true, c.t, c.weight, c.scale
-	pk, params := c.pk, c.params[:len(c.pk)]
+	params = params[:len(pk)]
 	t, w, scale := c.t, c.weight, c.scale
 	inf := float32(math.Inf(1))
 	for i := range pk {

@@ -30,31 +30,41 @@ func TestPackedParametersFollowEveryChange(t *testing.T) {
 			Refresh(p, c)
 		}
 		r.prepare(p, c)
-		got := append([]packed(nil), c.pk...)
+		got := append([]packed(nil), c.packs()...)
 		c.packOK = false
 		pack(c)
 		prepareAnim(&p, c, &r.pose, c.freeze(), false)
 		for i := range got {
-			if got[i] != c.pk[i] {
-				t.Fatalf("frame %d particle %d: cached %+v, packed afresh %+v", f, i, got[i], c.pk[i])
+			if got[i] != c.packs()[i] {
+				t.Fatalf("frame %d particle %d: cached %+v, packed afresh %+v", f, i, got[i], c.packs()[i])
 			}
 		}
 		Step(p, c, 0, nil)
 	}
 }
 
-// TestStepFieldsInThreeCacheLines: the Chain fields the step reads lead
-// the record and end within its first 192 bytes (see Chain).
-func TestStepFieldsInThreeCacheLines(t *testing.T) {
+// The fields the step reads in Fixed mode end within Chain's first two
+// cache lines (h, the last of them), those of Variable mode within the
+// third (steps), and Settings follows them all; the record is at most
+// 384 bytes, six lines, of which the step then fetches two.
+func TestStepFieldsInTwoCacheLines(t *testing.T) {
 	ty := reflect.TypeOf(Chain{})
-	f, ok := ty.FieldByName("steps")
-	if !ok {
-		t.Fatal("Chain has no steps field")
+	for _, tc := range []struct {
+		field string
+		lines uintptr
+	}{{"h", 2}, {"steps", 3}} {
+		f, ok := ty.FieldByName(tc.field)
+		if !ok {
+			t.Fatalf("Chain has no %s field", tc.field)
+		}
+		if end := f.Offset + f.Type.Size(); end > tc.lines*64 {
+			t.Errorf("%s ends at byte %d of Chain, past its cache line %d", tc.field, end, tc.lines)
+		}
+		if s, _ := ty.FieldByName("Settings"); s.Offset < f.Offset {
+			t.Errorf("Settings comes before %s", tc.field)
+		}
 	}
-	if end := f.Offset + f.Type.Size(); end > 3*64 {
-		t.Fatalf("the step's fields end at byte %d of Chain, past its third cache line", end)
-	}
-	if s, _ := ty.FieldByName("Settings"); s.Offset < f.Offset {
-		t.Fatal("Settings comes before the step's fields")
+	if ty.Size() > 6*64 {
+		t.Errorf("Chain is %d bytes, more than six cache lines", ty.Size())
 	}
 }

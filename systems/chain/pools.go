@@ -68,17 +68,25 @@ func Gather(cs []Chain) {
 	var np, nk, na, nx, nc int
 	for i := range cs {
 		c := &cs[i]
-		np, nk, na, nx, nc = np+len(c.params), nk+len(c.pk), na+len(c.anim), nx+len(c.axis), nc+len(c.Colliders)
+		np, nk, na, nx, nc = np+len(c.paramsOf()), nk+len(c.packs()), na+len(c.anims()), nx+len(c.axes()), nc+len(c.Colliders)
 	}
 	params, pk, anim := make([]Params, 0, np), make([]packed, 0, nk), make([]animated, 0, na)
 	axis, cols := make([]mgl32.Vec3, 0, nx), make([]int32, 0, nc)
+	var moved []mgl32.Vec3
 	for i := range cs {
 		c := &cs[i]
-		c.params, params = gather(params, c.params)
-		c.pk, pk = gather(pk, c.pk)
-		c.anim, anim = gather(anim, c.anim)
+		var ps []Params
+		ps, params = gather(params, c.paramsOf())
+		c.params = addr(ps)
+		var ks []packed
+		ks, pk = gather(pk, c.packs())
+		c.pk = addr(ks)
+		var as []animated
+		as, anim = gather(anim, c.anims())
+		c.anim = addr(as)
 		if c.axis != nil {
-			c.axis, axis = gather(axis, c.axis)
+			moved, axis = gather(axis, c.axes())
+			c.axis = addr(moved)
 		}
 		if c.Colliders != nil {
 			c.Colliders, cols = gather(cols, c.Colliders)

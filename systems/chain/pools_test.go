@@ -102,10 +102,10 @@ func TestGatherChangesNoResult(t *testing.T) {
 	Gather(l.ca[:])
 	for s := 1; s < 4; s++ {
 		prev, c := &l.ca[s-1], &l.ca[s]
-		end := uintptr(unsafe.Pointer(&prev.anim[len(prev.anim)-1])) + unsafe.Sizeof(animated{})
-		if end != uintptr(unsafe.Pointer(&c.anim[0])) || cap(c.anim) != len(c.anim) || cap(c.pk) != len(c.pk) ||
-			cap(c.params) != len(c.params) || cap(c.Colliders) != len(c.Colliders) {
-			t.Fatalf("lane %d: animated records not right after lane %d's, or not capped", s, s-1)
+		pa := prev.anims()
+		end := uintptr(unsafe.Pointer(&pa[len(pa)-1])) + unsafe.Sizeof(animated{})
+		if end != uintptr(unsafe.Pointer(c.anim)) || cap(c.Colliders) != len(c.Colliders) {
+			t.Fatalf("lane %d: animated records not right after lane %d's, or colliders not capped", s, s-1)
 		}
 	}
 	run := func(from, to int) {
@@ -130,9 +130,9 @@ func TestGatherChangesNoResult(t *testing.T) {
 		Refresh(c.ParticlesIn(l.a, l.a), c)
 	}
 	Refresh(l.cb[1].ParticlesIn(l.b, l.b), &l.cb[1])
-	if len(l.ca[1].params) != l.ca[1].N || l.ca[2].Params(0) != before {
+	if len(l.ca[1].paramsOf()) != l.ca[1].N || l.ca[2].Params(0) != before {
 		t.Fatalf("after a curve on lane 1: %d params (want %d), lane 2's %+v (want %+v)",
-			len(l.ca[1].params), l.ca[1].N, l.ca[2].Params(0), before)
+			len(l.ca[1].paramsOf()), l.ca[1].N, l.ca[2].Params(0), before)
 	}
 	run(30, 60)
 }

@@ -47,7 +47,7 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 	}
 	reset := !c.started || c.reset
 	if reset {
-		c.clock.Reset()
+		c.acc = 0
 		c.prevH = 0
 		c.reset = false
 		move = mgl32.Vec3{}
@@ -59,19 +59,22 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 	}
 	c.move = move
 
-	c.clock.Rate = s.UpdateRate
-	c.clock.MaxSteps = min(s.MaxSubSteps, MaxSubStepsLimit) // <= 0: the default
+	// The chain keeps only the clock's accumulator: rate and cap come from
+	// the settings every frame, so that an edit takes effect at once.
+	clock := Clock{Rate: s.UpdateRate, MaxSteps: min(s.MaxSubSteps, MaxSubStepsLimit), acc: c.acc} // MaxSteps <= 0: the default
 	c.variable = s.Mode == Variable
+	steps := 0
 	if c.variable {
 		if !(s.UpdateRate > 0) {
-			c.clock.Rate = DefaultUpdateRate
+			clock.Rate = DefaultUpdateRate
 		}
-		n, h := c.clock.Variable(f.Dt)
-		c.h, c.t, c.steps = h, h*c.clock.Rate, n
+		n, h := clock.Variable(f.Dt)
+		c.h, c.t, steps = h, h*clock.Rate, n
 	} else {
 		c.t = 1
-		c.steps = c.clock.Fixed(f.Dt)
+		steps = clock.Fixed(f.Dt)
 	}
+	c.acc, c.steps = clock.acc, int32(steps)
 
 	if !c.packCurrent() {
 		pack(c)
@@ -94,7 +97,7 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 	if !mathx.Vec3Finite(c.force) {
 		c.force = mgl32.Vec3{}
 	}
-	return c.steps
+	return steps
 }
 
 // prepareAnim records the animated pose of every particle: the root's
@@ -104,11 +107,11 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 // also puts every particle at rest on its animated position. It returns
 // the longest path.
 func prepareAnim(p *Particles, c *Chain, pose *Pose, freeze FreezeAxis, reset bool) (pathMax float32) {
-	an := c.anim
+	an := c.anims()
 	n := len(an)
 	bone, parent := p.Bone[:n], p.Parent[:n]
 	pos, prev, hit := p.Pos[:n], p.Prev[:n], p.Collided[:n]
-	wp := pose.WorldPos
+	wp, ax := pose.WorldPos, c.axes()
 	for i := 0; i < n; i++ {
 		b, j := bone[i], parent[i]
 		var x mgl32.Vec3
@@ -146,7 +149,7 @@ func prepareAnim(p *Particles, c *Chain, pose *Pose, freeze FreezeAxis, reset bo
 		if pb := bone[j]; freeze != FreezeNone && pb >= 0 {
 			var axis mgl32.Vec3
 			axis[(freeze-FreezeX)%3] = 1 // %3: an unvalidated edit must not panic
-			c.axis[i] = mathx.Rotate(pose.WorldRot[pb], axis)
+			ax[i] = mathx.Rotate(pose.WorldRot[pb], axis)
 		}
 	}
 	return pathMax

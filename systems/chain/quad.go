@@ -122,7 +122,8 @@ func (q *quad) run(rest, sim *Particles, cs *[4]*Chain, steps int, shapes *[4][]
 	q.shared = true
 	for s, c := range cs {
 		q.chains[s], q.shapes[s] = c, shapes[s]
-		q.anim[s], q.pk[s], q.ps[s] = c.anim[:n], c.pk, paramStride(len(c.pk))
+		pk := c.packs()
+		q.anim[s], q.pk[s], q.ps[s] = c.anims()[:n], pk, paramStride(len(pk))
 		q.shared = q.shared && q.ps[s] == 0
 		q.pos[s], q.prev[s], q.hit[s] = sim.Pos[c.First:c.First+n], sim.Prev[c.First:c.First+n], sim.Collided[c.First:c.First+n]
 	}

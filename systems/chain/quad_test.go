@@ -119,9 +119,9 @@ func TestQuadMatchesStepsIn(t *testing.T) {
 		{"curves", Fixed, false, curves}, {"curves variable", Variable, true, curves}} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := newQuadLanesWith(t, tc.mode, tc.plane, tc.tweak)
-			if tc.tweak != nil && (len(l.ca[0].pk) != 1 || len(l.ca[1].pk) != l.ca[1].N) {
+			if tc.tweak != nil && (len(l.ca[0].packs()) != 1 || len(l.ca[1].packs()) != l.ca[1].N) {
 				t.Fatalf("packed records %d and %d: want lane 0's shared, lane 1's one per particle (%d)",
-					len(l.ca[0].pk), len(l.ca[1].pk), l.ca[1].N)
+					len(l.ca[0].packs()), len(l.ca[1].packs()), l.ca[1].N)
 			}
 			var q Quad
 			var cs [4]*Chain

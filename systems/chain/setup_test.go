@@ -150,8 +150,8 @@ func TestRefreshCurvesAndClamps(t *testing.T) {
 			t.Errorf("particle %d: stiffness %v radius %v, want clamped 1 and 0", i, v.Stiffness, v.Radius)
 		}
 	}
-	if len(c.params) != 5 || len(c.pk) != 5 {
-		t.Errorf("a damping curve: %d params and %d packed records, want one per particle (5)", len(c.params), len(c.pk))
+	if len(c.paramsOf()) != 5 || len(c.packs()) != 5 {
+		t.Errorf("a damping curve: %d params and %d packed records, want one per particle (5)", len(c.paramsOf()), len(c.packs()))
 	}
 	// A runtime edit takes effect on Refresh, without rebuilding.
 	c.Settings.Curves = nil
@@ -161,8 +161,8 @@ func TestRefreshCurvesAndClamps(t *testing.T) {
 		t.Errorf("after Refresh: damping %v friction %v, want 0.5 and 0.7", v.Damping, w.Friction)
 	}
 	// Without curves the particles share one record.
-	if len(c.params) != 1 || len(c.pk) != 1 {
-		t.Errorf("no curves: %d params and %d packed records, want 1 shared", len(c.params), len(c.pk))
+	if len(c.paramsOf()) != 1 || len(c.packs()) != 1 {
+		t.Errorf("no curves: %d params and %d packed records, want 1 shared", len(c.paramsOf()), len(c.packs()))
 	}
 	if v := c.Params(5); v != (Params{}) {
 		t.Errorf("Params(5) of a 5-particle chain = %+v, want the zero Params", v)

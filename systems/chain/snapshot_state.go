@@ -6,7 +6,7 @@ import "github.com/go-gl/mathgl/mgl32"
 // besides its particles' Pos, Prev and Collided: what a world snapshot
 // saves. The rest of a Chain is set-up (settings, rest lengths, the
 // particles' parameters and largest radius, which Refresh derives from the
-// settings) or is written by Prepare before every use in a frame (the
+// settings, and the arrays' sizing) or is written by Prepare before every use in a frame (the
 // movement, force, weight, scale, reach, step mode, lengths and count, the
 // animated pose of the particles, the freeze-plane normals, the culled
 // colliders, the root's start in Variable mode); the cosine of the teleport angle is a
@@ -26,14 +26,14 @@ type State struct {
 // State returns the chain's frame-to-frame state.
 func (c *Chain) State() State {
 	return State{
-		Acc: c.clock.acc, ObjPos: c.objPos, ObjRot: c.objRot, PrevH: c.prevH,
+		Acc: c.acc, ObjPos: c.objPos, ObjRot: c.objRot, PrevH: c.prevH,
 		Started: c.started, Off: c.off, Reset: c.reset,
 	}
 }
 
 // SetState sets the chain's frame-to-frame state, as State returned it.
 func (c *Chain) SetState(s State) {
-	c.clock.acc, c.objPos, c.objRot, c.prevH = s.Acc, s.ObjPos, s.ObjRot, s.PrevH
+	c.acc, c.objPos, c.objRot, c.prevH = s.Acc, s.ObjPos, s.ObjRot, s.PrevH
 	c.started, c.off, c.reset = s.Started, s.Off, s.Reset
 	c.packOK = false
 }

@@ -17,7 +17,8 @@ func skipUpdate(p *Particles, c *Chain) {
 	if !c.fits(n) {
 		return // not the chain's particles
 	}
-	pos, prev, parent, an, pk, ps := p.Pos[:n], p.Prev[:n], p.Parent[:n], c.anim[:n], c.pk, paramStride(len(c.pk))
+	pk := c.packs()
+	pos, prev, parent, an, ps := p.Pos[:n], p.Prev[:n], p.Parent[:n], c.anims()[:n], paramStride(len(pk))
 	prev[0] = pos[0]
 	pos[0] = c.animRoot
 	m0, m1, m2 := c.move[0], c.move[1], c.move[2]

@@ -234,12 +234,12 @@ func TestSkipUpdateCarriesAndLimits(t *testing.T) {
 			for i := 1; i < p.Len(); i++ {
 				want := before[i].Add(move)
 				if tc.stiffness == 1 {
-					want = p.Pos[i-1].Add(mgl32.Vec3{c.anim[i].o0, c.anim[i].o1, c.anim[i].o2}) // the animated shape
+					want = p.Pos[i-1].Add(mgl32.Vec3{c.anims()[i].o0, c.anims()[i].o1, c.anims()[i].o2}) // the animated shape
 				}
 				assertVec(t, "particle", p.Pos[i], want, 1e-5)
 				assertVec(t, "previous", p.Prev[i], prev[i].Add(move), 1e-5)
-				if l := p.Pos[i].Sub(p.Pos[i-1]).Len(); math.Abs(float64(l-c.anim[i].rl)) > 1e-5 {
-					t.Errorf("particle %d: length %v, want %v", i, l, c.anim[i].rl)
+				if l := p.Pos[i].Sub(p.Pos[i-1]).Len(); math.Abs(float64(l-c.anims()[i].rl)) > 1e-5 {
+					t.Errorf("particle %d: length %v, want %v", i, l, c.anims()[i].rl)
 				}
 			}
 		})
