@@ -146,12 +146,13 @@ func stepChains(s *chainSystem, lo, hi int) {
 			h := it.feat
 			shapes[l] = st.Shapes[h.ColliderFirst : h.ColliderFirst+h.ColliderCount]
 		}
+		q.Shapes(&shapes) // once for the four characters' chains
 		for k := range n {
 			for l, it := range g {
 				c := it.feat.First + k
 				cs[l], steps[l] = &st.Chains[c], int(st.Steps[c])
 			}
-			q.StepsIn(&st.Rest, &st.Particles, &cs, &steps, &shapes)
+			q.StepsIn(&st.Rest, &st.Particles, &cs, &steps)
 		}
 	}
 	for _, it := range items[a:] {

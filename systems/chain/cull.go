@@ -58,14 +58,19 @@ func (cl *culled) set(idx []int32, shapes []collide.Shape, root mgl32.Vec3, reac
 	cl.n = n
 }
 
-// bound returns the bounding sphere (centre c, radius r) of s and its gap
-// from root; for a plane or an Inside shape, which have no bound, the
-// origin, radius inf and gap -inf.
-func bound(s *collide.Shape, root mgl32.Vec3, inf float32) (c0, c1, c2, r, gap float32) {
+// sphere is a shape's bounding sphere: a particle outside it cannot touch
+// the shape. Planes and Inside shapes have none: open, with r +Inf.
+type sphere struct {
+	c0, c1, c2, r float32
+	open          bool
+}
+
+// sphereOf returns s's bounding sphere.
+func sphereOf(s *collide.Shape, inf float32) sphere {
 	if s.Bound == collide.Inside || s.Kind == collide.Plane {
-		return 0, 0, 0, inf, -inf
+		return sphere{r: inf, open: true}
 	}
-	c0, c1, c2, r = s.A[0], s.A[1], s.A[2], s.RA
+	c0, c1, c2, r := s.A[0], s.A[1], s.A[2], s.RA
 	if s.Kind != collide.Sphere {
 		// A capsule: the sphere around its middle.
 		u0, u1, u2 := s.B[0]-c0, s.B[1]-c1, s.B[2]-c2
@@ -75,8 +80,24 @@ func bound(s *collide.Shape, root mgl32.Vec3, inf float32) (c0, c1, c2, r, gap f
 		}
 		r += 0.5 * sqrt32(u0*u0+u1*u1+u2*u2)
 	}
-	d0, d1, d2 := c0-root[0], c1-root[1], c2-root[2]
-	return c0, c1, c2, r, sqrt32(d0*d0+d1*d1+d2*d2) - r
+	return sphere{c0: c0, c1: c1, c2: c2, r: r}
+}
+
+// gap returns the distance from root to the sphere, -inf for an open one.
+func (b *sphere) gap(root mgl32.Vec3, inf float32) float32 {
+	if b.open {
+		return -inf
+	}
+	d0, d1, d2 := b.c0-root[0], b.c1-root[1], b.c2-root[2]
+	return sqrt32(d0*d0+d1*d1+d2*d2) - b.r
+}
+
+// bound returns the bounding sphere (centre c, radius r) of s and its gap
+// from root; for a plane or an Inside shape, which have no bound, the
+// origin, radius inf and gap -inf.
+func bound(s *collide.Shape, root mgl32.Vec3, inf float32) (c0, c1, c2, r, gap float32) {
+	b := sphereOf(s, inf)
+	return b.c0, b.c1, b.c2, b.r, b.gap(root, inf)
 }
 
 // reachable returns a bit for each kept collider that a particle can touch

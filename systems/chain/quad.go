@@ -18,7 +18,7 @@ import (
 // StepsIn on each chain alone; a particle that touches a collider is
 // finished by the same scalar code Step uses.
 //
-// A Quad is scratch: keep one per goroutine (it is about 6 KB) and reuse
+// A Quad is scratch: keep one per goroutine (it is about 7 KB) and reuse
 // it. The zero value is ready.
 type Quad struct{ q quad }
 
@@ -67,25 +67,52 @@ type quad struct {
 	shared bool
 
 	chains  [4]*Chain
-	shapes  [4][]collide.Shape
 	clReach [4]float32 // the reach each lane's colliders were culled for
+
+	// The lanes' shapes (Shapes) and the bounding spheres of the first
+	// maxBounds of each; a collider past them gets its sphere when culled.
+	shapes [4][]collide.Shape
+	bounds [4][maxBounds]sphere
+	nb     [4]int
+}
+
+// maxBounds is how many shapes of a lane's character Shapes bounds ahead;
+// the standard rig has three.
+const maxBounds = 16
+
+// Shapes sets the collider shapes of the four lanes' characters for the
+// StepsIn calls that follow, and works out once what culling needs of
+// them (their bounding spheres) instead of once per chain and sub-step.
+// Call it again whenever the shapes move (every frame, after placing
+// them); the Quad keeps the slices until then.
+func (q *Quad) Shapes(shapes *[4][]collide.Shape) {
+	inf := float32(math.Inf(1))
+	for s := range 4 {
+		sh := shapes[s]
+		q.q.shapes[s] = sh
+		n := min(len(sh), maxBounds)
+		q.q.nb[s] = n
+		for i := range n {
+			q.q.bounds[s][i] = sphereOf(&sh[i], inf)
+		}
+	}
 }
 
 // StepsIn runs StepsIn on the four chains cs, each with its steps and
-// its character's collider shapes. When the four are of one shape (same
+// the shapes of its lane (Shapes). When the four are of one shape (same
 // rest data, no freeze axis, the same number of colliders, at most 8) and
 // take the same number of sub-steps, they are stepped side by side;
 // otherwise each alone. A nil chain is skipped.
-func (q *Quad) StepsIn(rest, sim *Particles, cs *[4]*Chain, steps *[4]int, shapes *[4][]collide.Shape) {
+func (q *Quad) StepsIn(rest, sim *Particles, cs *[4]*Chain, steps *[4]int) {
 	if !useQuad || !quadable(rest, sim, cs, steps) {
 		for s, c := range cs {
 			if c != nil {
-				StepsIn(rest, sim, c, steps[s], shapes[s])
+				StepsIn(rest, sim, c, steps[s], q.q.shapes[s])
 			}
 		}
 		return
 	}
-	q.q.run(rest, sim, cs, steps[0], shapes)
+	q.q.run(rest, sim, cs, steps[0])
 }
 
 // quadable reports whether the four chains can be stepped side by side.
@@ -115,13 +142,13 @@ func quadable(rest, sim *Particles, cs *[4]*Chain, steps *[4]int) bool {
 }
 
 // run steps the four chains cs, quadable, steps sub-steps each.
-func (q *quad) run(rest, sim *Particles, cs *[4]*Chain, steps int, shapes *[4][]collide.Shape) {
+func (q *quad) run(rest, sim *Particles, cs *[4]*Chain, steps int) {
 	n := cs[0].N
 	parent := rest.Parent[cs[0].RestFirst : cs[0].RestFirst+n]
 	q.ncol = len(cs[0].Colliders)
 	q.shared = true
 	for s, c := range cs {
-		q.chains[s], q.shapes[s] = c, shapes[s]
+		q.chains[s] = c
 		pk := c.packs()
 		q.anim[s], q.pk[s], q.ps[s] = c.anims()[:n], pk, paramStride(len(pk))
 		q.shared = q.shared && q.ps[s] == 0
@@ -146,7 +173,7 @@ func (q *quad) run(rest, sim *Particles, cs *[4]*Chain, steps int, shapes *[4][]
 		}
 	}
 	quadStore(q, n)
-	q.chains, q.shapes, q.anim, q.pk = [4]*Chain{}, [4][]collide.Shape{}, [4][]animated{}, [4][]packed{}
+	q.chains, q.anim, q.pk = [4]*Chain{}, [4][]animated{}, [4][]packed{}
 	q.pos, q.prev, q.hit = [4][]mgl32.Vec3{}, [4][]mgl32.Vec3{}, [4][]bool{}
 }
 
@@ -209,14 +236,19 @@ func (q *quad) cull(s int, reach float32) {
 	for k, idx := range c.Colliders[:q.ncol] {
 		C := &q.col[k&(maxCull-1)]
 		C.c0[s], C.c1[s], C.c2[s], C.r[s], C.gap[s] = 0, 0, 0, 0, nan
-		if uint(idx) >= uint(len(shapes)) {
+		var b sphere
+		if uint(idx) < uint(q.nb[s]) {
+			b = q.bounds[s][idx]
+		} else if uint(idx) < uint(len(shapes)) {
+			b = sphereOf(&shapes[idx], inf)
+		} else {
 			continue
 		}
-		c0, c1, c2, r, gap := bound(&shapes[idx], root, inf)
+		gap := b.gap(root, inf)
 		if !(gap < reach) && gap != -inf {
 			continue
 		}
-		C.c0[s], C.c1[s], C.c2[s], C.r[s], C.gap[s] = c0, c1, c2, r, gap
+		C.c0[s], C.c1[s], C.c2[s], C.r[s], C.gap[s] = b.c0, b.c1, b.c2, b.r, gap
 	}
 }
 

@@ -141,7 +141,8 @@ func TestQuadMatchesStepsIn(t *testing.T) {
 				if quadable(l.a, l.a, &cs, &steps) {
 					quads++
 				}
-				q.StepsIn(l.a, l.a, &cs, &steps, &l.shapes)
+				q.Shapes(&l.shapes)
+				q.StepsIn(l.a, l.a, &cs, &steps)
 				for s := range cs {
 					StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
 				}
@@ -159,6 +160,53 @@ func TestQuadMatchesStepsIn(t *testing.T) {
 				t.Fatalf("%d frames stepped as a quad, %d particle touches: the run tests too little", quads, touched)
 			}
 		})
+	}
+}
+
+// Colliders listed past the maxBounds shapes Quad.Shapes bounds ahead get
+// their bounding sphere when culled: the result is still StepsIn's, and
+// the quad still runs (and its particles touch those colliders).
+func TestQuadCollidersPastBoundedShapes(t *testing.T) {
+	l := newQuadLanes(t, Fixed, true)
+	// maxBounds far-away spheres first, so the chains' colliders are the
+	// shapes maxBounds.. of each lane.
+	var pad []collide.Desc
+	for i := range maxBounds {
+		pad = append(pad, collide.NewSphere(mgl32.Vec3{100 + float32(i), 0, 0}, 0.1))
+	}
+	l.descs = append(pad, l.descs...)
+	l.bones = append(make([]int32, maxBounds), l.bones...)
+	var cs [4]*Chain
+	for s := range cs {
+		l.shapes[s] = make([]collide.Shape, len(l.descs))
+		for _, c := range []*Chain{&l.ca[s], &l.cb[s]} {
+			c.Colliders = []int32{maxBounds, maxBounds + 1, maxBounds + 2}
+		}
+		cs[s] = &l.ca[s]
+	}
+	var q Quad
+	quads, touched := 0, 0
+	for f := 0; f < 120; f++ {
+		steps := l.frame(t, f, 1.0/60)
+		if quadable(l.a, l.a, &cs, &steps) {
+			quads++
+		}
+		q.Shapes(&l.shapes)
+		q.StepsIn(l.a, l.a, &cs, &steps)
+		for s := range cs {
+			StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
+		}
+		for i := range l.a.Pos {
+			if l.a.Pos[i] != l.b.Pos[i] || l.a.Prev[i] != l.b.Prev[i] || l.a.Collided[i] != l.b.Collided[i] {
+				t.Fatalf("frame %d particle %d: quad %v, alone %v", f, i, l.a.Pos[i], l.b.Pos[i])
+			}
+			if l.a.Collided[i] {
+				touched++
+			}
+		}
+	}
+	if quads < 100 || touched < 20 {
+		t.Fatalf("%d frames stepped as a quad, %d particle touches: the run tests too little", quads, touched)
 	}
 }
 
@@ -180,7 +228,8 @@ func TestQuadRepairsANonFiniteLane(t *testing.T) {
 				p.Prev[l.ca[1].First+4] = mgl32.Vec3{0, float32(math.Inf(1)), 0}
 			}
 		}
-		q.StepsIn(l.a, l.a, &cs, &steps, &l.shapes)
+		q.Shapes(&l.shapes)
+		q.StepsIn(l.a, l.a, &cs, &steps)
 		for s := range cs {
 			StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
 		}
@@ -211,7 +260,8 @@ func TestQuadFallsBackToStepsIn(t *testing.T) {
 		if quadable(l.a, l.a, &cs, &steps) {
 			t.Fatal("a chain with a freeze axis was taken into a quad")
 		}
-		q.StepsIn(l.a, l.a, &cs, &steps, &l.shapes)
+		q.Shapes(&l.shapes)
+		q.StepsIn(l.a, l.a, &cs, &steps)
 		for s := range cs {
 			StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
 		}
@@ -255,7 +305,8 @@ func FuzzQuadMatchesStepsIn(f *testing.F) {
 		cs := [4]*Chain{&l.ca[0], &l.ca[1], &l.ca[2], &l.ca[3]}
 		for f := 0; f < 40; f++ {
 			steps := l.frame(t, f, dt)
-			q.StepsIn(l.a, l.a, &cs, &steps, &l.shapes)
+			q.Shapes(&l.shapes)
+			q.StepsIn(l.a, l.a, &cs, &steps)
 			for s := range cs {
 				StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
 			}
