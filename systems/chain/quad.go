@@ -39,6 +39,14 @@ type quadPart struct {
 type quadCol struct {
 	c0, c1, c2, r, gap [4]float32
 	reach              [4]uint32
+	b                  boundCols // the lanes' bounding spheres, gathered once per run
+}
+
+// boundCols is a bounding sphere (see sphere) for each of the four lanes,
+// as columns; open is all ones for a shape without a bound.
+type boundCols struct {
+	bc0, bc1, bc2, br [4]float32
+	open              [4]uint32
 }
 
 type quad struct {
@@ -70,10 +78,14 @@ type quad struct {
 	clReach [4]float32 // the reach each lane's colliders were culled for
 
 	// The lanes' shapes (Shapes) and the bounding spheres of the first
-	// maxBounds of each; a collider past them gets its sphere when culled.
+	// maxBounds of each, shape i of every lane in bounds[i] (lane s's
+	// valid for i < nb[s]); a collider past them gets its sphere when
+	// gathered. Chains of characters built alike list the same shapes,
+	// so gathering a collider is then one copy of bounds[i].
 	shapes [4][]collide.Shape
-	bounds [4][maxBounds]sphere
+	bounds [maxBounds]boundCols
 	nb     [4]int
+	nbAll  int // the least nb
 }
 
 // maxBounds is how many shapes of a lane's character Shapes bounds ahead;
@@ -87,14 +99,24 @@ const maxBounds = 16
 // them); the Quad keeps the slices until then.
 func (q *Quad) Shapes(shapes *[4][]collide.Shape) {
 	inf := float32(math.Inf(1))
+	q.q.nbAll = maxBounds
 	for s := range 4 {
 		sh := shapes[s]
 		q.q.shapes[s] = sh
 		n := min(len(sh), maxBounds)
-		q.q.nb[s] = n
+		q.q.nb[s], q.q.nbAll = n, min(q.q.nbAll, n)
 		for i := range n {
-			q.q.bounds[s][i] = sphereOf(&sh[i], inf)
+			q.q.bounds[i].set(s, sphereOf(&sh[i], inf))
 		}
+	}
+}
+
+// set puts b in lane s.
+func (c *boundCols) set(s int, b sphere) {
+	s &= 3
+	c.bc0[s], c.bc1[s], c.bc2[s], c.br[s], c.open[s] = b.c0, b.c1, b.c2, b.r, 0
+	if b.open {
+		c.open[s] = ^uint32(0)
 	}
 }
 
@@ -162,6 +184,7 @@ func (q *quad) run(rest, sim *Particles, cs *[4]*Chain, steps int) {
 			q.t[9][s], q.t[10][s], q.t[11][s], q.t[12][s] = k.keepHit, k.fs, k.fsHit, k.inert
 		}
 	}
+	q.gather()
 	quadLoad(q, n)
 	for sub := range steps {
 		q.start(sub)
@@ -211,6 +234,7 @@ func quadStoreGo(q *quad, n int) {
 // colliders for sub-step sub, as step and constrain do.
 func (q *quad) start(sub int) {
 	P := &q.part[0]
+	var reach [4]float32
 	for s, c := range q.chains {
 		pos := mgl32.Vec3{P.x[s], P.y[s], P.z[s]}
 		prev := mgl32.Vec3{P.px[s], P.py[s], P.pz[s]}
@@ -221,35 +245,67 @@ func (q *quad) start(sub int) {
 		q.f0[s], q.f1[s], q.f2[s] = in.f0, in.f1, in.f2
 		q.m0[s], q.m1[s], q.m2[s] = in.m0, in.m1, in.m2
 		q.vs[s], q.slack[s] = in.vs, 0
-		q.cull(s, c.reach*(1+cullMargin))
+		reach[s] = c.reach * (1 + cullMargin)
+	}
+	quadCull(q, &reach)
+}
+
+// gather puts the bounding sphere of each lane's listed colliders into the
+// columns quadCull reads: NaN for an index outside the lane's shapes, which
+// then culls it as culled.set skips it.
+func (q *quad) gather() {
+	inf, nan := float32(math.Inf(1)), float32(math.NaN())
+	c0, c1, c2, c3 := q.chains[0].Colliders, q.chains[1].Colliders, q.chains[2].Colliders, q.chains[3].Colliders
+	for k := range q.ncol {
+		C := &q.col[k&(maxCull-1)]
+		if i := c0[k]; i == c1[k] && i == c2[k] && i == c3[k] && uint(i) < uint(q.nbAll) {
+			C.b = q.bounds[i&(maxBounds-1)] // every lane lists the same shape
+			continue
+		}
+		for s := range 4 {
+			i := q.chains[s].Colliders[k]
+			switch {
+			case uint(i) < uint(q.nb[s]):
+				B := &q.bounds[i&(maxBounds-1)]
+				C.b.bc0[s], C.b.bc1[s], C.b.bc2[s], C.b.br[s], C.b.open[s] = B.bc0[s], B.bc1[s], B.bc2[s], B.br[s], B.open[s]
+			case uint(i) < uint(len(q.shapes[s])):
+				C.b.set(s, sphereOf(&q.shapes[s][i], inf))
+			default:
+				C.b.set(s, sphere{c0: nan, c1: nan, c2: nan, r: nan})
+			}
+		}
 	}
 }
 
-// cull sets lane s's collider columns as culled.set does for reach: a
-// collider culled.set leaves out gets a NaN gap, which no path passes.
+// quadCullGo sets the collider columns for the lanes' roots (part 0) as
+// culled.set does for each lane's reach: a collider it leaves out gets a
+// zero sphere and a NaN gap, which no path passes.
+func quadCullGo(q *quad, reach *[4]float32) {
+	for s := range 4 {
+		q.cull(s, reach[s])
+	}
+}
+
+// cull is quadCullGo for lane s alone.
 func (q *quad) cull(s int, reach float32) {
 	s &= 3
-	c, shapes := q.chains[s], q.shapes[s]
-	root := mgl32.Vec3{q.part[0].x[s], q.part[0].y[s], q.part[0].z[s]}
 	inf, nan := float32(math.Inf(1)), float32(math.NaN())
-	q.clReach[s] = reach
-	for k, idx := range c.Colliders[:q.ncol] {
+	P := &q.part[0]
+	for k := range q.ncol {
 		C := &q.col[k&(maxCull-1)]
-		C.c0[s], C.c1[s], C.c2[s], C.r[s], C.gap[s] = 0, 0, 0, 0, nan
-		var b sphere
-		if uint(idx) < uint(q.nb[s]) {
-			b = q.bounds[s][idx]
-		} else if uint(idx) < uint(len(shapes)) {
-			b = sphereOf(&shapes[idx], inf)
+		B := &C.b
+		d0, d1, d2 := B.bc0[s]-P.x[s], B.bc1[s]-P.y[s], B.bc2[s]-P.z[s]
+		gap := sqrt32(d0*d0+d1*d1+d2*d2) - B.br[s]
+		if B.open[s] != 0 {
+			gap = -inf
+		}
+		if gap < reach || gap == -inf {
+			C.c0[s], C.c1[s], C.c2[s], C.r[s], C.gap[s] = B.bc0[s], B.bc1[s], B.bc2[s], B.br[s], gap
 		} else {
-			continue
+			C.c0[s], C.c1[s], C.c2[s], C.r[s], C.gap[s] = 0, 0, 0, 0, nan
 		}
-		gap := b.gap(root, inf)
-		if !(gap < reach) && gap != -inf {
-			continue
-		}
-		C.c0[s], C.c1[s], C.c2[s], C.r[s], C.gap[s] = b.c0, b.c1, b.c2, b.r, gap
 	}
+	q.clReach[s] = reach
 }
 
 // mask returns lane s's colliders in reach of particle i, as

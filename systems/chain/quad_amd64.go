@@ -26,3 +26,8 @@ func quadLoad(q *quad, n int)
 
 //go:noescape
 func quadStore(q *quad, n int)
+
+// quadCull is quadCullGo.
+//
+//go:noescape
+func quadCull(q *quad, reach *[4]float32)

@@ -514,3 +514,87 @@ finite:
 	ORL   R10, AX
 	MOVL  AX, ret+24(FP)
 	RET
+
+// -Inf and NaN (float32(math.NaN())) in every lane.
+DATA ninf<>+0(SB)/4, $0xff800000
+DATA ninf<>+4(SB)/4, $0xff800000
+DATA ninf<>+8(SB)/4, $0xff800000
+DATA ninf<>+12(SB)/4, $0xff800000
+GLOBL ninf<>(SB), RODATA|NOPTR, $16
+DATA qnan<>+0(SB)/4, $0x7fc00000
+DATA qnan<>+4(SB)/4, $0x7fc00000
+DATA qnan<>+8(SB)/4, $0x7fc00000
+DATA qnan<>+12(SB)/4, $0x7fc00000
+GLOBL qnan<>(SB), RODATA|NOPTR, $16
+
+// func quadCull(q *quad, reach *[4]float32)
+//
+// Per listed collider: gap = sqrt(|b - root|²) - br, -Inf where open; it
+// is kept where gap < reach or gap == -Inf, its columns then the sphere
+// and gap, else zero and NaN.
+TEXT ·quadCull(SB), NOSPLIT, $0-16
+	MOVQ   q+0(FP), DI
+	MOVQ   reach+8(FP), AX
+	MOVUPS (AX), X7
+	MOVUPS X7, quad_clReach(DI)
+	MOVUPS (quad_part+quadPart_x)(DI), X4
+	MOVUPS (quad_part+quadPart_y)(DI), X5
+	MOVUPS (quad_part+quadPart_z)(DI), X6
+	MOVUPS ninf<>(SB), X8
+	MOVUPS qnan<>(SB), X9
+	MOVQ   quad_ncol(DI), CX
+	LEAQ   quad_col(DI), SI
+	TESTQ  CX, CX
+	JZ     culled
+
+cull:
+	// d0*d0 + d1*d1 + d2*d2, d = b - root (X0).
+	MOVUPS (quadCol_b+boundCols_bc0)(SI), X0
+	SUBPS  X4, X0
+	MULPS  X0, X0
+	MOVUPS (quadCol_b+boundCols_bc1)(SI), X1
+	SUBPS  X5, X1
+	MULPS  X1, X1
+	ADDPS  X1, X0
+	MOVUPS (quadCol_b+boundCols_bc2)(SI), X1
+	SUBPS  X6, X1
+	MULPS  X1, X1
+	ADDPS  X1, X0
+
+	// gap = sqrt(...) - br, -Inf where open (X0).
+	SQRTPS X0, X0
+	MOVUPS (quadCol_b+boundCols_br)(SI), X2
+	SUBPS  X2, X0
+	MOVUPS (quadCol_b+boundCols_open)(SI), X3
+	MOVAPS X8, X1
+	SELECT(X3, X1, X0, X10)
+
+	// keep = gap < reach || gap == -Inf (X10).
+	MOVAPS X0, X10
+	CMPPS  X7, X10, $1
+	MOVAPS X0, X11
+	CMPPS  X8, X11, $0
+	ORPS   X11, X10
+
+	// The sphere where kept, else zero; the gap where kept, else NaN.
+	MOVUPS (quadCol_b+boundCols_bc0)(SI), X1
+	ANDPS  X10, X1
+	MOVUPS X1, quadCol_c0(SI)
+	MOVUPS (quadCol_b+boundCols_bc1)(SI), X1
+	ANDPS  X10, X1
+	MOVUPS X1, quadCol_c1(SI)
+	MOVUPS (quadCol_b+boundCols_bc2)(SI), X1
+	ANDPS  X10, X1
+	MOVUPS X1, quadCol_c2(SI)
+	ANDPS  X10, X2
+	MOVUPS X2, quadCol_r(SI)
+	MOVAPS X9, X1
+	SELECT(X10, X0, X1, X11)
+	MOVUPS X1, quadCol_gap(SI)
+
+	ADDQ $quadCol__size, SI
+	DECQ CX
+	JNZ  cull
+
+culled:
+	RET

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -210,6 +211,43 @@ func TestQuadCollidersPastBoundedShapes(t *testing.T) {
 	}
 }
 
+// Lanes that list their colliders in different orders (so that the
+// shapes of one listed collider differ from lane to lane) still give
+// StepsIn's result.
+func TestQuadLanesListingCollidersInOtherOrders(t *testing.T) {
+	l := newQuadLanes(t, Fixed, true)
+	orders := [4][]int32{{0, 1, 2}, {2, 0, 1}, {1, 2, 0}, {0, 2, 1}}
+	var cs [4]*Chain
+	for s := range cs {
+		l.ca[s].Colliders, l.cb[s].Colliders = orders[s], orders[s]
+		cs[s] = &l.ca[s]
+	}
+	var q Quad
+	quads, touched := 0, 0
+	for f := 0; f < 120; f++ {
+		steps := l.frame(t, f, 1.0/60)
+		if quadable(l.a, l.a, &cs, &steps) {
+			quads++
+		}
+		q.Shapes(&l.shapes)
+		q.StepsIn(l.a, l.a, &cs, &steps)
+		for s := range cs {
+			StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
+		}
+		for i := range l.a.Pos {
+			if l.a.Pos[i] != l.b.Pos[i] || l.a.Prev[i] != l.b.Prev[i] || l.a.Collided[i] != l.b.Collided[i] {
+				t.Fatalf("frame %d particle %d: quad %v, alone %v", f, i, l.a.Pos[i], l.b.Pos[i])
+			}
+			if l.a.Collided[i] {
+				touched++
+			}
+		}
+	}
+	if quads < 100 || touched < 20 {
+		t.Fatalf("%d frames stepped as a quad, %d particle touches: the run tests too little", quads, touched)
+	}
+}
+
 // A lane whose state is not finite is repaired as StepsIn repairs it, and
 // the other lanes are untouched by it.
 func TestQuadRepairsANonFiniteLane(t *testing.T) {
@@ -327,4 +365,59 @@ func sameBits(a, b mgl32.Vec3) bool {
 		}
 	}
 	return true
+}
+
+// quadCull gives quadCullGo's columns bit for bit: kept and culled
+// spheres, open shapes, a collider index outside the shapes (NaN), a root
+// or reach that is not finite, and a sphere of infinite radius.
+func TestQuadCullMatchesGo(t *testing.T) {
+	inf, nan := float32(math.Inf(1)), float32(math.NaN())
+	rng := rand.New(rand.NewPCG(7, 11))
+	f := func() float32 { return float32(rng.Float64()*2 - 1) }
+	special := []float32{0, inf, -inf, nan, 1e30, -0.0}
+	for trial := range 2000 {
+		var a quad
+		a.ncol = 1 + trial%maxCull
+		var reach [4]float32
+		for s := range 4 {
+			a.part[0].x[s], a.part[0].y[s], a.part[0].z[s] = f(), f(), f()
+			reach[s] = 0.5 + f()
+			for k := range a.ncol {
+				C := &a.col[k]
+				C.b.bc0[s], C.b.bc1[s], C.b.bc2[s], C.b.br[s] = f(), f(), f(), 0.1+f()/4
+				switch rng.IntN(6) {
+				case 0:
+					C.b.open[s], C.b.bc0[s], C.b.bc1[s], C.b.bc2[s], C.b.br[s] = ^uint32(0), 0, 0, 0, inf
+				case 1:
+					C.b.bc0[s], C.b.bc1[s], C.b.bc2[s], C.b.br[s] = nan, nan, nan, nan
+				case 2:
+					C.b.br[s] = inf
+				}
+			}
+			if trial%7 == 0 {
+				a.part[0].x[s] = special[rng.IntN(len(special))]
+			}
+			if trial%11 == 0 {
+				reach[s] = special[rng.IntN(len(special))]
+			}
+		}
+		b := a
+		quadCull(&a, &reach)
+		quadCullGo(&b, &reach)
+		for k := range a.ncol {
+			ca, cb := &a.col[k], &b.col[k]
+			for s := range 4 {
+				for _, v := range [][2]float32{{ca.c0[s], cb.c0[s]}, {ca.c1[s], cb.c1[s]}, {ca.c2[s], cb.c2[s]}, {ca.r[s], cb.r[s]}, {ca.gap[s], cb.gap[s]}} {
+					if math.Float32bits(v[0]) != math.Float32bits(v[1]) {
+						t.Fatalf("trial %d collider %d lane %d: SSE %+v, Go %+v", trial, k, s, *ca, *cb)
+					}
+				}
+			}
+		}
+		for s := range 4 {
+			if math.Float32bits(a.clReach[s]) != math.Float32bits(reach[s]) || math.Float32bits(b.clReach[s]) != math.Float32bits(reach[s]) {
+				t.Fatalf("trial %d lane %d: culled for %v and %v, want %v", trial, s, a.clReach[s], b.clReach[s], reach[s])
+			}
+		}
+	}
 }
