@@ -51,13 +51,15 @@ type boundCols struct {
 
 type quad struct {
 	part [quadMaxN]quadPart
-	// Each lane's step inputs and state, from particle 0; ps is the
+	// Each lane's step inputs, from particle 0; ps is the
 	// stride of its pk (see paramStride).
 	anim      [4][]animated
 	pk        [4][]packed
 	ps        [4]int
-	pos, prev [4][]mgl32.Vec3
-	hit       [4][]bool
+	// Each lane's first particle in the pool (quadable checked that its
+	// n particles are there).
+	pos, prev [4]*mgl32.Vec3
+	hit       [4]*bool
 	// The sub-step's integration (see integrator) and the slack of each
 	// lane (see constrainer).
 	f0, f1, f2, m0, m1, m2, vs [4]float32
@@ -174,7 +176,7 @@ func (q *quad) run(rest, sim *Particles, cs *[4]*Chain, steps int) {
 		pk := c.packs()
 		q.anim[s], q.pk[s], q.ps[s] = c.anims()[:n], pk, paramStride(len(pk))
 		q.shared = q.shared && q.ps[s] == 0
-		q.pos[s], q.prev[s], q.hit[s] = sim.Pos[c.First:c.First+n], sim.Prev[c.First:c.First+n], sim.Collided[c.First:c.First+n]
+		q.pos[s], q.prev[s], q.hit[s] = &sim.Pos[c.First], &sim.Prev[c.First], &sim.Collided[c.First]
 	}
 	if q.shared {
 		// The columns the SSE kernel's ROWS(0, 5) and ROWS(16, 9) fill.
@@ -197,14 +199,14 @@ func (q *quad) run(rest, sim *Particles, cs *[4]*Chain, steps int) {
 	}
 	quadStore(q, n)
 	q.chains, q.anim, q.pk = [4]*Chain{}, [4][]animated{}, [4][]packed{}
-	q.pos, q.prev, q.hit = [4][]mgl32.Vec3{}, [4][]mgl32.Vec3{}, [4][]bool{}
+	q.pos, q.prev, q.hit = [4]*mgl32.Vec3{}, [4]*mgl32.Vec3{}, [4]*bool{}
 }
 
 // quadLoadGo copies the first n particles of the lanes' state (q.pos,
 // q.prev, q.hit) into the columns.
 func quadLoadGo(q *quad, n int) {
 	for s := range 4 {
-		pos, prev, hit := q.pos[s][:n], q.prev[s][:n], q.hit[s][:n]
+		pos, prev, hit := unsafe.Slice(q.pos[s], n), unsafe.Slice(q.prev[s], n), unsafe.Slice(q.hit[s], n)
 		for i := range pos {
 			P := &q.part[i]
 			P.x[s], P.y[s], P.z[s] = pos[i][0], pos[i][1], pos[i][2]
@@ -220,7 +222,7 @@ func quadLoadGo(q *quad, n int) {
 // quadStoreGo copies the columns back into the lanes' state.
 func quadStoreGo(q *quad, n int) {
 	for s := range 4 {
-		pos, prev, hit := q.pos[s][:n], q.prev[s][:n], q.hit[s][:n]
+		pos, prev, hit := unsafe.Slice(q.pos[s], n), unsafe.Slice(q.prev[s], n), unsafe.Slice(q.hit[s], n)
 		for i := range pos {
 			P := &q.part[i]
 			pos[i] = mgl32.Vec3{P.x[s], P.y[s], P.z[s]}

@@ -45,12 +45,12 @@ GLOBL eps<>(SB), RODATA|NOPTR, $16
 	MOVHLPS x, t; \
 	MOVSS   t, 8(p)
 
-// LANES sets R8..R11 to the data of the lanes' slices at off in the quad.
+// LANES sets R8..R11 to the lanes' pointers at off in the quad.
 #define LANES(off) \
 	MOVQ (off+0)(DI), R8; \
-	MOVQ (off+24)(DI), R9; \
-	MOVQ (off+48)(DI), R10; \
-	MOVQ (off+72)(DI), R11
+	MOVQ (off+8)(DI), R9; \
+	MOVQ (off+16)(DI), R10; \
+	MOVQ (off+24)(DI), R11
 
 // PARTS starts a loop over the n (CX) particles: SI at the first, DX
 // counting down.
