@@ -53,9 +53,9 @@ type quad struct {
 	part [quadMaxN]quadPart
 	// Each lane's step inputs, from particle 0; ps is the
 	// stride of its pk (see paramStride).
-	anim      [4][]animated
-	pk        [4][]packed
-	ps        [4]int
+	anim [4][]animated
+	pk   [4][]packed
+	ps   [4]int
 	// Each lane's first particle in the pool (quadable checked that its
 	// n particles are there).
 	pos, prev [4]*mgl32.Vec3
