@@ -230,8 +230,6 @@ func sameParams(a, b *Params) bool {
 		math.Float32bits(a.Radius) == math.Float32bits(b.Radius)
 }
 
-// resize returns s with length n, allocating only when its capacity is
-// short.
 // sizeRecords sizes the chain's arrays for n particles, with params and
 // pk per particle or one shared, and returns params. Arrays already of
 // that size are kept (edits of values do not allocate); others are

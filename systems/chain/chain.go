@@ -46,7 +46,7 @@ type Chain struct {
 	// Build wrote, or a shared copy a store points it to (ParticlesIn).
 	RestFirst int
 
-	// The step's inputs, arrays held by their first element (see records):
+	// The step's inputs, arrays held by their first element (see anims):
 	// anim has one record per particle (sized of them), written by
 	// Prepare; pk (like params below) one per particle when perParticle,
 	// else a single one every particle shares (a chain without curves).
@@ -118,18 +118,19 @@ type Params struct {
 // zero Params for an index outside the chain.
 func (c *Chain) Params(i int) Params {
 	ps := c.paramsOf()
-	if uint(i) >= uint(c.N) || len(ps) == 0 {
-		return Params{}
+	k := i * paramStride(len(ps))
+	if uint(i) >= uint(c.N) || uint(k) >= uint(len(ps)) {
+		return Params{} // outside the chain, or N edited past what Refresh sized
 	}
-	return ps[i*paramStride(len(ps))]
+	return ps[k]
 }
 
 // The chain's arrays as slices. A Chain is a few hundred bytes, one per
 // strand of every character, and the step reads its first lines for each:
 // a pointer and one shared count take less of them than slice headers.
-// Refresh is the only writer of the pointers and the count (anim, pk and
-// params are nil exactly when sized is 0), so the views cannot reach past
-// what it allocated.
+// Refresh is the only writer of the count, and of the pointers with Gather,
+// which moves the arrays whole (anim, pk and params are nil exactly when
+// sized is 0), so the views cannot reach past what was allocated.
 
 func (c *Chain) anims() []animated  { return unsafe.Slice(c.anim, c.sized) }
 func (c *Chain) packs() []packed    { return unsafe.Slice(c.pk, c.recs()) }

@@ -167,6 +167,14 @@ func TestRefreshCurvesAndClamps(t *testing.T) {
 	if v := c.Params(5); v != (Params{}) {
 		t.Errorf("Params(5) of a 5-particle chain = %+v, want the zero Params", v)
 	}
+	// N edited past what Refresh sized: the zero Params, not a read past
+	// the records.
+	c.Settings.Curves = &Curves{Damping: Curve{{0, 0}, {1, 1}}}
+	Refresh(p, c)
+	c.N += 3
+	if v := c.Params(6); v != (Params{}) {
+		t.Errorf("Params(6) of 5 particles sized, N edited to 8 = %+v, want the zero Params", v)
+	}
 }
 
 func TestValidateNamesTheField(t *testing.T) {
