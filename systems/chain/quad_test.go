@@ -97,6 +97,33 @@ func (l *quadLanes) frame(t *testing.T, f int, dt float32) [4]int {
 	return steps
 }
 
+// stepBoth runs frame f: the quad q on the chains cs (of l.a), and each
+// chain of l.b alone. It fails t unless the two agree bit for bit, and
+// returns 1 if the frame stepped as a quad and the particles touching a
+// collider.
+func (l *quadLanes) stepBoth(t *testing.T, f int, dt float32, q *Quad, cs *[4]*Chain) (quad, touched int) {
+	t.Helper()
+	steps := l.frame(t, f, dt)
+	if quadable(l.a, l.a, cs, &steps) {
+		quad = 1
+	}
+	q.Shapes(&l.shapes)
+	q.StepsIn(l.a, l.a, cs, &steps)
+	for s := range cs {
+		StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
+	}
+	for i := range l.a.Pos {
+		if l.a.Pos[i] != l.b.Pos[i] || l.a.Prev[i] != l.b.Prev[i] || l.a.Collided[i] != l.b.Collided[i] {
+			t.Fatalf("frame %d particle %d: quad %v %v %v, alone %v %v %v", f, i,
+				l.a.Pos[i], l.a.Prev[i], l.a.Collided[i], l.b.Pos[i], l.b.Prev[i], l.b.Collided[i])
+		}
+		if l.a.Collided[i] {
+			touched++
+		}
+	}
+	return quad, touched
+}
+
 // A Quad's result is StepsIn's on each chain, bit for bit, over frames with
 // one sub-step, two and none, particles touching a sphere, a capsule and
 // a plane, in both step modes, and with lanes whose particles each have
@@ -138,24 +165,8 @@ func TestQuadMatchesStepsIn(t *testing.T) {
 				case f >= 140 && f < 180:
 					dt = 1.0 / 30 // two steps
 				}
-				steps := l.frame(t, f, dt)
-				if quadable(l.a, l.a, &cs, &steps) {
-					quads++
-				}
-				q.Shapes(&l.shapes)
-				q.StepsIn(l.a, l.a, &cs, &steps)
-				for s := range cs {
-					StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
-				}
-				for i := range l.a.Pos {
-					if l.a.Pos[i] != l.b.Pos[i] || l.a.Prev[i] != l.b.Prev[i] || l.a.Collided[i] != l.b.Collided[i] {
-						t.Fatalf("frame %d particle %d: quad %v %v %v, alone %v %v %v", f, i,
-							l.a.Pos[i], l.a.Prev[i], l.a.Collided[i], l.b.Pos[i], l.b.Prev[i], l.b.Collided[i])
-					}
-					if l.a.Collided[i] {
-						touched++
-					}
-				}
+				quad, n := l.stepBoth(t, f, dt, &q, &cs)
+				quads, touched = quads+quad, touched+n
 			}
 			if quads < 150 || touched < 100 {
 				t.Fatalf("%d frames stepped as a quad, %d particle touches: the run tests too little", quads, touched)
@@ -188,23 +199,8 @@ func TestQuadCollidersPastBoundedShapes(t *testing.T) {
 	var q Quad
 	quads, touched := 0, 0
 	for f := 0; f < 120; f++ {
-		steps := l.frame(t, f, 1.0/60)
-		if quadable(l.a, l.a, &cs, &steps) {
-			quads++
-		}
-		q.Shapes(&l.shapes)
-		q.StepsIn(l.a, l.a, &cs, &steps)
-		for s := range cs {
-			StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
-		}
-		for i := range l.a.Pos {
-			if l.a.Pos[i] != l.b.Pos[i] || l.a.Prev[i] != l.b.Prev[i] || l.a.Collided[i] != l.b.Collided[i] {
-				t.Fatalf("frame %d particle %d: quad %v, alone %v", f, i, l.a.Pos[i], l.b.Pos[i])
-			}
-			if l.a.Collided[i] {
-				touched++
-			}
-		}
+		quad, n := l.stepBoth(t, f, 1.0/60, &q, &cs)
+		quads, touched = quads+quad, touched+n
 	}
 	if quads < 100 || touched < 20 {
 		t.Fatalf("%d frames stepped as a quad, %d particle touches: the run tests too little", quads, touched)
@@ -225,23 +221,8 @@ func TestQuadLanesListingCollidersInOtherOrders(t *testing.T) {
 	var q Quad
 	quads, touched := 0, 0
 	for f := 0; f < 120; f++ {
-		steps := l.frame(t, f, 1.0/60)
-		if quadable(l.a, l.a, &cs, &steps) {
-			quads++
-		}
-		q.Shapes(&l.shapes)
-		q.StepsIn(l.a, l.a, &cs, &steps)
-		for s := range cs {
-			StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
-		}
-		for i := range l.a.Pos {
-			if l.a.Pos[i] != l.b.Pos[i] || l.a.Prev[i] != l.b.Prev[i] || l.a.Collided[i] != l.b.Collided[i] {
-				t.Fatalf("frame %d particle %d: quad %v, alone %v", f, i, l.a.Pos[i], l.b.Pos[i])
-			}
-			if l.a.Collided[i] {
-				touched++
-			}
-		}
+		quad, n := l.stepBoth(t, f, 1.0/60, &q, &cs)
+		quads, touched = quads+quad, touched+n
 	}
 	if quads < 100 || touched < 20 {
 		t.Fatalf("%d frames stepped as a quad, %d particle touches: the run tests too little", quads, touched)
