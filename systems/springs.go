@@ -9,6 +9,7 @@ import (
 	"github.com/mlange-42/arche/generic"
 
 	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/prefetch"
 	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/jobs"
 	"github.com/sway-anim/sway/systems/collide"
@@ -169,7 +170,7 @@ func (s *VRMSprings) begin(it *featureRef[components.VRMSprings]) bool {
 func (s *VRMSprings) prefetch(h *components.VRMSprings) {
 	st := &s.st.VRM
 	for k := h.First; k < h.First+h.Count; k++ {
-		spring.Prefetch(unsafe.Pointer(st.Springs[k].Chain), 1)
+		prefetch.Range(unsafe.Pointer(st.Springs[k].Chain), 1)
 	}
 	first, last := &st.Info[h.First], &st.Info[h.First+h.Count-1]
 	j0, j1 := first.Joint0, last.Joint0+last.N
@@ -177,10 +178,10 @@ func (s *VRMSprings) prefetch(h *components.VRMSprings) {
 		return
 	}
 	n := uintptr(j1 - j0)
-	spring.Prefetch(unsafe.Pointer(&st.States[h.First]), uintptr(h.Count)*unsafe.Sizeof(st.States[0]))
-	spring.Prefetch(unsafe.Pointer(&st.Cur[j0]), n*unsafe.Sizeof(st.Cur[0]))
-	spring.Prefetch(unsafe.Pointer(&st.Prev[j0]), n*unsafe.Sizeof(st.Prev[0]))
-	spring.Prefetch(unsafe.Pointer(&st.Rot[j0]), n*unsafe.Sizeof(st.Rot[0]))
+	prefetch.Range(unsafe.Pointer(&st.States[h.First]), uintptr(h.Count)*unsafe.Sizeof(st.States[0]))
+	prefetch.Range(unsafe.Pointer(&st.Cur[j0]), n*unsafe.Sizeof(st.Cur[0]))
+	prefetch.Range(unsafe.Pointer(&st.Prev[j0]), n*unsafe.Sizeof(st.Prev[0]))
+	prefetch.Range(unsafe.Pointer(&st.Rot[j0]), n*unsafe.Sizeof(st.Rot[0]))
 }
 
 // place brings a character's pose up to date as far as its springs read
@@ -350,9 +351,9 @@ func (s *SimpleSprings) stepChars(lo, hi int) {
 	for i := range items {
 		if k := i + 2*simpleAhead; k < len(items) {
 			it := &items[k]
-			spring.Prefetch(unsafe.Pointer(it.feat), unsafe.Sizeof(*it.feat))
-			spring.Prefetch(unsafe.Pointer(it.pose), unsafe.Sizeof(*it.pose))
-			spring.Prefetch(unsafe.Pointer(it.root), unsafe.Sizeof(*it.root))
+			prefetch.Range(unsafe.Pointer(it.feat), unsafe.Sizeof(*it.feat))
+			prefetch.Range(unsafe.Pointer(it.pose), unsafe.Sizeof(*it.pose))
+			prefetch.Range(unsafe.Pointer(it.root), unsafe.Sizeof(*it.root))
 		}
 		if k := i + simpleAhead; k < len(items) {
 			s.prefetch(&items[k])
@@ -373,11 +374,11 @@ func (s *SimpleSprings) prefetch(it *featureRef[components.SimpleSprings]) {
 	for k := h.First; k < h.First+h.Count; k++ {
 		info := &st.Info[k]
 		st.Chains[k].Prefetch()
-		spring.Prefetch(unsafe.Pointer(&pool.LocalRot[a+st.JointBone[info.Joint0]]), 1)
+		prefetch.Range(unsafe.Pointer(&pool.LocalRot[a+st.JointBone[info.Joint0]]), 1)
 		b := a + info.Parent
-		spring.Prefetch(unsafe.Pointer(&pool.WorldPos[b]), 1)
-		spring.Prefetch(unsafe.Pointer(&pool.WorldRot[b]), 1)
-		spring.Prefetch(unsafe.Pointer(&pool.WorldScale[b]), 1)
+		prefetch.Range(unsafe.Pointer(&pool.WorldPos[b]), 1)
+		prefetch.Range(unsafe.Pointer(&pool.WorldRot[b]), 1)
+		prefetch.Range(unsafe.Pointer(&pool.WorldScale[b]), 1)
 	}
 }
 

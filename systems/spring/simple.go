@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/internal/check"
+	"github.com/sway-anim/sway/internal/prefetch"
 )
 
 // SimpleJointDesc is one bone of a simple spring chain: a tip spring on the
@@ -80,7 +81,7 @@ func (c *SimpleChain) Len() int { return len(c.joints) }
 
 // Prefetch starts loading the chain's constants (all of them for a
 // one-bone chain), for a caller that steps it soon.
-func (c *SimpleChain) Prefetch() { Prefetch(unsafe.Pointer(c), unsafe.Sizeof(*c)) }
+func (c *SimpleChain) Prefetch() { prefetch.Range(unsafe.Pointer(c), unsafe.Sizeof(*c)) }
 
 // NewSimpleChain validates d and builds the layout.
 func NewSimpleChain(d *SimpleChainDesc) (*SimpleChain, error) {

@@ -2,8 +2,8 @@
 
 #include "textflag.h"
 
-// func Prefetch(p unsafe.Pointer, n uintptr)
-TEXT ·Prefetch(SB), NOSPLIT, $0-16
+// func Range(p unsafe.Pointer, n uintptr)
+TEXT ·Range(SB), NOSPLIT, $0-16
 	MOVQ p+0(FP), AX
 	MOVQ n+8(FP), CX
 	ADDQ AX, CX // end
