@@ -1,11 +1,14 @@
 package systems
 
 import (
+	"unsafe"
+
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
 
 	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/prefetch"
 	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/jobs"
 	"github.com/sway-anim/sway/systems/chain"
@@ -130,7 +133,7 @@ func stepChains(s *chainSystem, lo, hi int) {
 	var q chain.Quad
 	items := s.chars.items[lo:hi]
 	a := 0
-	for ; stepInFours && a+4 <= len(items); a += 4 {
+	for ; chainsInFours && a+4 <= len(items); a += 4 {
 		g := items[a : a+4]
 		n := g[0].feat.Count
 		if g[1].feat.Count != n || g[2].feat.Count != n || g[3].feat.Count != n {
@@ -160,9 +163,9 @@ func stepChains(s *chainSystem, lo, hi int) {
 	}
 }
 
-// stepInFours is true but in a test that steps each character alone to
-// compare.
-var stepInFours = true
+// chainsInFours is true but in a test that steps and applies each
+// character alone to compare.
+var chainsInFours = true
 
 // stepChar steps one character's chains alone: Integrate then Constrain
 // per sub-step, fused; SkipUpdate when the clock gave none.
@@ -181,47 +184,136 @@ type ChainApply struct{ *chainSystem }
 func NewChainApply() *ChainApply { return &ChainApply{newChainSystem("chain.apply", applyChains)} }
 
 func applyChains(s *chainSystem, lo, hi int) {
+	// Four characters at a time, as the step: the k-th chains of the four
+	// are applied side by side, with the same bits as each alone.
+	var q chain.Quad
+	items := s.chars.items[lo:hi]
+	a := 0
+	for ; chainsInFours && a+4 <= len(items); a += 4 {
+		for _, it := range items[a+4 : min(a+8, len(items))] {
+			prefetchApply(s, it)
+		}
+		applyFour(s, &q, items[a:a+4])
+	}
+	for _, it := range items[a:] {
+		applyChar(s, it)
+	}
+}
+
+// prefetchApply starts loading what applying its chains reads: its pose
+// from the first chain's root bone on, and its chains' particles. The
+// apply runs four characters ahead of it, and at 10,000 characters it
+// otherwise waits on these arrays (the step has evicted them since the
+// prepare read them).
+func prefetchApply(s *chainSystem, it featureRef[components.Chains]) {
+	st, h := s.st, it.feat
+	if h.Count == 0 {
+		return
+	}
+	first, last := &st.Chains[h.First], &st.Chains[h.First+h.Count-1]
+	lo, hi := first.First, last.First+last.N
+	if lo < 0 || hi > len(st.Particles.Pos) || lo >= hi {
+		return
+	}
+	prefetch.Range(unsafe.Pointer(&st.Particles.Pos[lo]), uintptr(hi-lo)*12)
+	prefetch.Range(unsafe.Pointer(&st.Particles.Prev[lo]), uintptr(hi-lo)*12)
+	b := int(st.Rest.Bone[first.RestFirst])
+	if b < 0 || b >= int(it.pose.Count) {
+		return
+	}
+	a, n := int(it.pose.First)+b, uintptr(int(it.pose.Count)-b)
+	pool := s.pool
+	prefetch.Range(unsafe.Pointer(&pool.LocalPos[a]), n*12)
+	prefetch.Range(unsafe.Pointer(&pool.LocalRot[a]), n*16)
+	prefetch.Range(unsafe.Pointer(&pool.WorldRot[a]), n*16)
+	prefetch.Range(unsafe.Pointer(&pool.WorldScale[a]), n*12)
+	prefetch.Range(unsafe.Pointer(&pool.WorldPos[a]), n*12)
+}
+
+// applyFour applies the chains of the four characters g.
+func applyFour(s *chainSystem, q *chain.Quad, g []featureRef[components.Chains]) {
 	st := s.st
-	for _, it := range s.chars.items[lo:hi] {
-		h := it.feat
-		pose := posePart(s.pool, it.pose)
-		skel := s.reg.Skeletons[it.pose.Skeleton]
+	n := g[0].feat.Count
+	if g[1].feat.Count != n || g[2].feat.Count != n || g[3].feat.Count != n {
+		for _, it := range g {
+			applyChar(s, it)
+		}
+		return
+	}
+	var poses [4]chain.Pose
+	var pp [4]*chain.Pose
+	var synced [4]bool
+	for l, it := range g {
 		// Apply reads the parents' world rotations: springs may have
 		// turned bones since the prepare phase.
-		if !Sync(s.pool, skel, it.pose, it.root) {
-			continue
+		synced[l] = Sync(s.pool, s.reg.Skeletons[it.pose.Skeleton], it.pose, it.root)
+		poses[l], pp[l] = posePart(s.pool, it.pose), &poses[l]
+	}
+	for k := range n {
+		var cs [4]*chain.Chain
+		for l, it := range g {
+			if synced[l] {
+				cs[l] = applicable(st, it.feat, it.feat.First+k)
+			}
 		}
-		parents, scale := skel.Parents(), s.pool.LocalScale[it.pose.First:it.pose.First+it.pose.Count]
-		for k := h.First; k < h.First+h.Count; k++ {
-			if st.Steps[k] < 0 {
-				continue
-			}
-			c := &st.Chains[k]
-			pos, prev := st.Particles.Pos[c.First:c.First+c.N], st.Particles.Prev[c.First:c.First+c.N]
-			if !particlesFinite(pos) || !particlesFinite(prev) {
-				// A fault upstream (a hostile setting, a numerical blow-up):
-				// keep the animated pose this frame and restart the chain
-				// from it, rather than let NaN into the pose. Prev is
-				// checked too: the step repairs a NaN position from its
-				// parent, but a NaN previous position would keep the
-				// chain pinned to that repair every frame.
-				c.Reset()
-				h.Faults++
-				continue
-			}
-			if lowest := chain.ApplyIn(&st.Rest, &st.Particles, c, &pose); lowest >= 0 {
-				// Every bone Apply writes descends from the chain's root,
-				// and the pose was current before it: forward kinematics
-				// over that subtree now, while it is in cache, leaves the
-				// pose current, and the final pass has nothing left to do
-				// (it would recompute the whole span from the first chain
-				// to the last, arms and legs between included). The same
-				// kernel as the final pass: the same values.
-				fk.Run(pose.WorldPos, pose.WorldRot, pose.WorldScale, parents, pose.LocalPos, pose.LocalRot, scale,
-					it.root.Pos, it.root.Rot, it.root.Scale, lowest, int(skel.SubtreeEnd(int(st.Rest.Bone[c.RestFirst]))))
+		lowest := q.ApplyIn(&st.Rest, &st.Particles, &cs, &pp)
+		for l, it := range g {
+			if cs[l] != nil && lowest[l] >= 0 {
+				subtreeFK(s, it, cs[l], &poses[l], lowest[l])
 			}
 		}
 	}
+}
+
+// applyChar applies one character's chains alone.
+func applyChar(s *chainSystem, it featureRef[components.Chains]) {
+	st, h := s.st, it.feat
+	if !Sync(s.pool, s.reg.Skeletons[it.pose.Skeleton], it.pose, it.root) {
+		return
+	}
+	pose := posePart(s.pool, it.pose)
+	for k := h.First; k < h.First+h.Count; k++ {
+		if c := applicable(st, h, k); c != nil {
+			if lowest := chain.ApplyIn(&st.Rest, &st.Particles, c, &pose); lowest >= 0 {
+				subtreeFK(s, it, c, &pose, lowest)
+			}
+		}
+	}
+}
+
+// applicable returns chain k of h when it is to be applied this frame: it
+// stepped, and its particles are finite.
+func applicable(st *ChainStore, h *components.Chains, k int32) *chain.Chain {
+	if st.Steps[k] < 0 {
+		return nil
+	}
+	c := &st.Chains[k]
+	pos, prev := st.Particles.Pos[c.First:c.First+c.N], st.Particles.Prev[c.First:c.First+c.N]
+	if !particlesFinite(pos) || !particlesFinite(prev) {
+		// A fault upstream (a hostile setting, a numerical blow-up):
+		// keep the animated pose this frame and restart the chain from
+		// it, rather than let NaN into the pose. Prev is checked too: the
+		// step repairs a NaN position from its parent, but a NaN previous
+		// position would keep the chain pinned to that repair every frame.
+		c.Reset()
+		h.Faults++
+		return nil
+	}
+	return c
+}
+
+// subtreeFK brings the world pose of chain c's subtree up to date after
+// Apply wrote its bones from lowest on. Every bone Apply writes descends
+// from the chain's root, and the pose was current before it: forward
+// kinematics over that subtree now, while it is in cache, leaves the pose
+// current, and the final pass has nothing left to do (it would recompute
+// the whole span from the first chain to the last, arms and legs between
+// included). The same kernel as the final pass: the same values.
+func subtreeFK(s *chainSystem, it featureRef[components.Chains], c *chain.Chain, pose *chain.Pose, lowest int) {
+	skel := s.reg.Skeletons[it.pose.Skeleton]
+	scale := s.pool.LocalScale[it.pose.First : it.pose.First+it.pose.Count]
+	fk.Run(pose.WorldPos, pose.WorldRot, pose.WorldScale, skel.Parents(), pose.LocalPos, pose.LocalRot, scale,
+		it.root.Pos, it.root.Rot, it.root.Scale, lowest, int(skel.SubtreeEnd(int(s.st.Rest.Bone[c.RestFirst]))))
 }
 
 // particlesFinite reports whether every position is finite: x*0 is 0 for

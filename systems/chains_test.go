@@ -12,10 +12,10 @@ import (
 // those of stepping every character alone, bit for bit, so a character's
 // motion does not depend on which others share its four (23 characters:
 // five fours and three alone, 1 and 2 workers).
-func TestChainStepInFoursMatchesOneByOne(t *testing.T) {
+func TestChainChainsInFoursMatchesOneByOne(t *testing.T) {
 	run := func(fours bool, workers int) uint64 {
-		defer func(old bool) { *systems.StepInFours = old }(*systems.StepInFours)
-		*systems.StepInFours = fours
+		defer func(old bool) { *systems.ChainsInFours = old }(*systems.ChainsInFours)
+		*systems.ChainsInFours = fours
 		sc, err := scene.New(scene.Config{Characters: 23, Seed: 5})
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,6 @@
 package systems
 
-// StepInFours switches the chain step's side-by-side stepping of four
-// characters (on by default), for tests that compare it with stepping
-// each alone.
-var StepInFours = &stepInFours
+// ChainsInFours switches the chain step's and apply's side-by-side work
+// on four characters (on by default), for tests that compare it with
+// each character alone.
+var ChainsInFours = &chainsInFours

@@ -43,7 +43,7 @@ func apply(p *applyView, c *Chain, pose *Pose) int {
 	local := p.local[:n]
 	// rot is indexed by bone: the root bone's animated world rotation, then
 	// each turned bone's new one, written parents first.
-	lp, lr, ws, rot := pose.LocalPos, pose.LocalRot, pose.WorldScale, pose.WorldRot
+	lp, lr, rot := pose.LocalPos, pose.LocalRot, pose.WorldRot
 	lowest := c.maxBone + 1
 	for i := 1; i < n; i++ {
 		j := parent[i]
@@ -62,64 +62,14 @@ func apply(p *applyView, c *Chain, pose *Pose) int {
 			}
 			continue
 		}
-		// In the parent bone's frame w (its world rotation with the
-		// animated local L): the animated child offset v = s ⊙ l and the
-		// simulated one u = w⁻¹ t. The bone turns by r = FromToRotation(v,
-		// u): its new local is L r, its new world rotation w r.
-		s, wq := &ws[pb], &rot[pb]
-		ww, wx, wy, wz := wq.W, wq.V[0], wq.V[1], wq.V[2]
-		pi, pj := &pos[i], &pos[j]
 		l := &local[i]
 		if b >= 0 {
 			l = &lp[b]
 		}
-		v0, v1, v2 := s[0]*l[0], s[1]*l[1], s[2]*l[2]
-		t0, t1, t2 := pi[0]-pj[0], pi[1]-pj[1], pi[2]-pj[2]
-		// The lengths do not depend on w: computed apart, they are off the
-		// chain of dependent operations from one particle to the next.
-		la2, lb2 := v0*v0+v1*v1+v2*v2, t0*t0+t1*t1+t2*t2
-		m2 := la2 * lb2
-		m := sqrt32(m2)
-		if b >= 0 {
-			// r turns v onto u, so the child keeps its local direction and
-			// takes the simulated length: l |t|/|v|. Written now, while few
-			// values are live; the robust path below rewrites it.
-			f := lb2 / m
-			lp[b] = mgl32.Vec3{l[0] * f, l[1] * f, l[2] * f}
-		}
-		u0, u1, u2 := rotate(ww, -wx, -wy, -wz, t0, t1, t2)
-		// FromToRotation(v, u) in float32: r = (|v||u| + v·u, v×u)
-		// normalised. Near opposite directions, or for a zero or huge
-		// vector, the robust float64 one.
-		var rw, rx, ry, rz float32
-		exact := false
-		if hw := m + v0*u0 + v1*u1 + v2*u2; m2 > 1e-24 && m2 < 1e30 && hw > 1e-3*m {
-			c0, c1, c2 := v1*u2-v2*u1, v2*u0-v0*u2, v0*u1-v1*u0
-			k := 1 / sqrt32(hw*hw+c0*c0+c1*c1+c2*c2)
-			rw, rx, ry, rz = hw*k, c0*k, c1*k, c2*k
-			exact = true
-		} else {
-			r := mathx.FromToRotation(mgl32.Vec3{v0, v1, v2}, mgl32.Vec3{u0, u1, u2})
-			rw, rx, ry, rz = r.W, r.V[0], r.V[1], r.V[2]
-		}
-		L := &lr[pb]
-		qw, qx, qy, qz := qmul(L.W, L.V[0], L.V[1], L.V[2], rw, rx, ry, rz)
-		// One Newton step for 1/|q|, as |q| is 1 up to rounding (a
-		// non-unit animated local goes through NormalizeQuat).
-		if d := qw*qw + qx*qx + qy*qy + qz*qz - 1; d < 1e-3 && d > -1e-3 {
-			k := 1 - 0.5*d
-			*L = mgl32.Quat{W: qw * k, V: mgl32.Vec3{qx * k, qy * k, qz * k}}
-		} else {
-			*L, _ = mathx.NormalizeQuat(mgl32.Quat{W: qw, V: mgl32.Vec3{qx, qy, qz}})
-		}
-		nw, nx, ny, nz := qmul(ww, wx, wy, wz, rw, rx, ry, rz)
-		*wq = mgl32.Quat{W: nw, V: mgl32.Vec3{nx, ny, nz}}
+		nw, nx, ny, nz := turn(pose, &rot[pb], l, &pos[i], &pos[j], pb, b)
 		lowest = min(lowest, pb)
 		if b < 0 {
 			continue
-		}
-		if !exact {
-			lp[b] = div3(mathx.InvRotate(*wq, mgl32.Vec3{t0, t1, t2}), *s)
 		}
 		if children[i] > 0 {
 			// A leaf's rotation is not needed: no particle is turned from it.
@@ -133,6 +83,66 @@ func apply(p *applyView, c *Chain, pose *Pose) int {
 		return -1
 	}
 	return int(lowest)
+}
+
+// turn is apply's work on particle i at pi, of bone b (-1 for an end
+// particle), whose parent particle at pj has one child, of bone pb with
+// world rotation w; l is b's animated local position (an end particle's
+// rest offset). In the parent bone's frame w (its world rotation with the
+// animated local L): the animated child offset v = s ⊙ l and the simulated
+// one u = w⁻¹ t, t = pi - pj. The bone turns by r = FromToRotation(v, u):
+// its new local is L r, its new world rotation w r, which turn writes to w
+// and returns. Bone b keeps its local direction and takes the simulated
+// length.
+func turn(pose *Pose, w *mgl32.Quat, l, pi, pj *mgl32.Vec3, pb, b int32) (nw, nx, ny, nz float32) {
+	lp, lr := pose.LocalPos, pose.LocalRot
+	s := &pose.WorldScale[pb]
+	ww, wx, wy, wz := w.W, w.V[0], w.V[1], w.V[2]
+	v0, v1, v2 := s[0]*l[0], s[1]*l[1], s[2]*l[2]
+	t0, t1, t2 := pi[0]-pj[0], pi[1]-pj[1], pi[2]-pj[2]
+	// The lengths do not depend on w: computed apart, they are off the
+	// chain of dependent operations from one particle to the next.
+	la2, lb2 := v0*v0+v1*v1+v2*v2, t0*t0+t1*t1+t2*t2
+	m2 := la2 * lb2
+	m := sqrt32(m2)
+	if b >= 0 {
+		// r turns v onto u, so the child keeps its local direction and
+		// takes the simulated length: l |t|/|v|. Written now, while few
+		// values are live; the robust path below rewrites it.
+		f := lb2 / m
+		lp[b] = mgl32.Vec3{l[0] * f, l[1] * f, l[2] * f}
+	}
+	u0, u1, u2 := rotate(ww, -wx, -wy, -wz, t0, t1, t2)
+	// FromToRotation(v, u) in float32: r = (|v||u| + v·u, v×u)
+	// normalised. Near opposite directions, or for a zero or huge
+	// vector, the robust float64 one.
+	var rw, rx, ry, rz float32
+	exact := false
+	if hw := m + v0*u0 + v1*u1 + v2*u2; m2 > 1e-24 && m2 < 1e30 && hw > 1e-3*m {
+		c0, c1, c2 := v1*u2-v2*u1, v2*u0-v0*u2, v0*u1-v1*u0
+		k := 1 / sqrt32(hw*hw+c0*c0+c1*c1+c2*c2)
+		rw, rx, ry, rz = hw*k, c0*k, c1*k, c2*k
+		exact = true
+	} else {
+		r := mathx.FromToRotation(mgl32.Vec3{v0, v1, v2}, mgl32.Vec3{u0, u1, u2})
+		rw, rx, ry, rz = r.W, r.V[0], r.V[1], r.V[2]
+	}
+	L := &lr[pb]
+	qw, qx, qy, qz := qmul(L.W, L.V[0], L.V[1], L.V[2], rw, rx, ry, rz)
+	// One Newton step for 1/|q|, as |q| is 1 up to rounding (a
+	// non-unit animated local goes through NormalizeQuat).
+	if d := qw*qw + qx*qx + qy*qy + qz*qz - 1; d < 1e-3 && d > -1e-3 {
+		k := 1 - 0.5*d
+		*L = mgl32.Quat{W: qw * k, V: mgl32.Vec3{qx * k, qy * k, qz * k}}
+	} else {
+		*L, _ = mathx.NormalizeQuat(mgl32.Quat{W: qw, V: mgl32.Vec3{qx, qy, qz}})
+	}
+	nw, nx, ny, nz = qmul(ww, wx, wy, wz, rw, rx, ry, rz)
+	*w = mgl32.Quat{W: nw, V: mgl32.Vec3{nx, ny, nz}}
+	if b >= 0 && !exact {
+		lp[b] = div3(mathx.InvRotate(*w, mgl32.Vec3{t0, t1, t2}), *s)
+	}
+	return nw, nx, ny, nz
 }
 
 // moveChild puts bone b of particle i on it, its parent particle j (bone

@@ -18,7 +18,9 @@ import (
 // StepsIn on each chain alone; a particle that touches a collider is
 // finished by the same scalar code Step uses.
 //
-// A Quad is scratch: keep one per goroutine (it is about 7 KB) and reuse
+// ApplyIn applies four such chains side by side in the same way.
+//
+// A Quad is scratch: keep one per goroutine (it is about 10 KB) and reuse
 // it. The zero value is ready.
 type Quad struct{ q quad }
 
@@ -88,6 +90,8 @@ type quad struct {
 	bounds [maxBounds]boundCols
 	nb     [4]int
 	nbAll  int // the least nb
+
+	a applyQuad // ApplyIn's
 }
 
 // maxBounds is how many shapes of a lane's character Shapes bounds ahead;

@@ -2,6 +2,8 @@
 
 package chain
 
+import "github.com/go-gl/mathgl/mgl32"
+
 // useQuad: Quad.StepsIn steps quadable chains side by side with the SSE
 // kernel (quad_amd64.s). Not with GOAMD64=v3 or above: Go then fuses the
 // scalar code's multiply-adds, which the kernel does not, and the two
@@ -31,3 +33,14 @@ func quadStore(q *quad, n int)
 //
 //go:noescape
 func quadCull(q *quad, reach *[4]float32)
+
+// applyKernel applies particle i, of bone b (-1 for an end particle, at
+// offset end in its parent's frame), whose parent particle j has one child,
+// of bone pb, for the four lanes: apply's turn and the child's rotation, by
+// the same operations in the same order. It stores
+// the results of the lanes whose FromToRotation takes the float32 path and
+// whose new local rotation takes the Newton step, and returns the others
+// (bit s: lane s), untouched, for turn to do.
+//
+//go:noescape
+func applyKernel(a *applyQuad, i, j, pb, b int, end *mgl32.Vec3) uint32

@@ -2,6 +2,7 @@
 
 #include "textflag.h"
 #include "go_asm.h"
+#include "sse_amd64.h"
 
 // The SSE kernel of Quad: quadKernelGo (quad.go) for the four lanes at
 // once, one lane per SSE lane, every operation in the same order so that
@@ -15,35 +16,6 @@ DATA eps<>+4(SB)/4, $0x2b8cbccc
 DATA eps<>+8(SB)/4, $0x2b8cbccc
 DATA eps<>+12(SB)/4, $0x2b8cbccc
 GLOBL eps<>(SB), RODATA|NOPTR, $16
-
-// TRANSPOSE turns rows r0..r3 (lanes 0..3) into columns: afterwards r1,
-// t1, r3, r2 hold element 0, 1, 2, 3 of every row.
-#define TRANSPOSE(r0, r1, r2, r3, t0, t1) \
-	MOVAPS   r0, t0; \
-	UNPCKLPS r1, t0; \
-	UNPCKHPS r1, r0; \
-	MOVAPS   r2, t1; \
-	UNPCKLPS r3, t1; \
-	UNPCKHPS r3, r2; \
-	MOVAPS   t0, r1; \
-	MOVLHPS  t1, r1; \
-	MOVHLPS  t0, t1; \
-	MOVAPS   r0, r3; \
-	MOVLHPS  r2, r3; \
-	MOVHLPS  r0, r2
-
-// LOADV3 sets x to (v.x, v.y, v.z, 0) for the mgl32.Vec3 at p: 12 bytes,
-// since reading 16 could leave the slice's memory.
-#define LOADV3(p, x, t) \
-	MOVSD   (p), x; \
-	MOVSS   8(p), t; \
-	MOVLHPS t, x
-
-// STOREV3 stores the first three elements of x to the mgl32.Vec3 at p.
-#define STOREV3(x, p, t) \
-	MOVSD   x, (p); \
-	MOVHLPS x, t; \
-	MOVSS   t, 8(p)
 
 // LANES sets R8..R11 to the lanes' pointers at off in the quad.
 #define LANES(off) \

@@ -1,0 +1,139 @@
+package chain
+
+import (
+	"unsafe"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// applyQuad is Quad.ApplyIn's state: each lane's pose arrays and
+// particles, held by their first element, and per particle the world
+// rotation of its bone as apply turns it (apply's rot), as columns. It
+// keeps no pointer to the caller's poses: they may be on its stack, which
+// a pointer stored here would move to the heap.
+type applyQuad struct {
+	lp, ws [4]*mgl32.Vec3 // LocalPos, WorldScale
+	lr     [4]*mgl32.Quat // LocalRot
+	pos    [4]*mgl32.Vec3 // each lane's particle 0
+	w      [quadMaxN]quatCols
+	// Spill space of the SIMD kernel.
+	t [12][4]float32
+}
+
+// quatCols is one quaternion of each of the four lanes, as columns.
+type quatCols struct{ w, x, y, z [4]float32 }
+
+func (c *quatCols) set(s int, w, x, y, z float32) {
+	s &= 3
+	c.w[s], c.x[s], c.y[s], c.z[s] = w, x, y, z
+}
+
+// ApplyIn runs ApplyIn on the four chains cs, each on its lane's pose,
+// and returns what each returns (-1 for a nil chain). When the four are of
+// one shape (same rest data, every parent with one child particle) and
+// their poses fit, the lanes are applied side by side, with the same
+// results as alone: the SIMD kernel computes apply's operations in the
+// same order, and a lane it cannot take at a particle (FromToRotation
+// near opposite directions, a local rotation far from unit length) is
+// finished there by apply's own code. Like Apply it leaves world
+// rotations to recompute: run forward kinematics from the returned bone.
+func (q *Quad) ApplyIn(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose) (lowest [4]int) {
+	lo := -1
+	if useQuad {
+		lo = appliable(rest, sim, cs, poses)
+	}
+	if lo < 0 {
+		for s, c := range cs {
+			lowest[s] = -1
+			if c != nil {
+				lowest[s] = ApplyIn(rest, sim, c, poses[s])
+			}
+		}
+		return lowest
+	}
+	q.q.a.run(rest, sim, cs, poses)
+	return [4]int{lo, lo, lo, lo}
+}
+
+// appliable returns the lowest bone that applying the four chains writes
+// when they can be applied side by side, and -1 when they cannot.
+func appliable(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose) int {
+	c0 := cs[0]
+	if c0 == nil {
+		return -1
+	}
+	n, r := c0.N, c0.RestFirst
+	if n < 2 || n > quadMaxN || r < 0 || r+n > len(rest.Bone) || r+n > len(rest.Parent) ||
+		r+n > len(rest.Children) || r+n > len(rest.Local) {
+		return -1
+	}
+	// The lanes share the rest data, so one look at it serves them all:
+	// parents first, every parent a bone with one child particle (apply's
+	// turn, not the one-child rule's move).
+	bone, parent, children := rest.Bone[r:r+n], rest.Parent[r:r+n], rest.Children[r:r+n]
+	lo, hi := bone[0], bone[0]
+	for i := 1; i < n; i++ {
+		j := parent[i]
+		if uint(j) >= uint(i) || bone[j] < 0 || children[j] != 1 {
+			return -1
+		}
+		if b := bone[i]; b >= 0 {
+			lo, hi = min(lo, b), max(hi, b)
+		}
+	}
+	if lo < 0 {
+		return -1
+	}
+	for s, c := range cs {
+		if c == nil || c.RestFirst != r || c.N != n || c.First < 0 || c.First+n > len(sim.Pos) ||
+			poses[s] == nil || !poseFits(*poses[s], hi) {
+			return -1
+		}
+	}
+	return int(lo)
+}
+
+// run applies the four chains cs, appliable.
+func (a *applyQuad) run(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose) {
+	n, r := cs[0].N, cs[0].RestFirst
+	bone, parent, local := rest.Bone[r:r+n], rest.Parent[r:r+n], rest.Local[r:r+n]
+	b0 := bone[0]
+	for s, c := range cs {
+		p := poses[s]
+		a.lp[s], a.ws[s], a.lr[s] = &p.LocalPos[0], &p.WorldScale[0], &p.LocalRot[0]
+		a.pos[s] = &sim.Pos[c.First]
+		w := &p.WorldRot[b0]
+		a.w[0].set(s, w.W, w.V[0], w.V[1], w.V[2])
+	}
+	for i := 1; i < n; i++ {
+		j, b := int(parent[i]), bone[i]
+		m := applyKernel(a, i, j, int(bone[j]), int(b), &local[i])
+		for s := range 4 {
+			if m&(1<<s) != 0 {
+				a.lane(s, i, j, bone[j], b, &local[i], poses[s])
+			}
+		}
+	}
+	a.pos = [4]*mgl32.Vec3{}
+	a.lp, a.ws, a.lr = [4]*mgl32.Vec3{}, [4]*mgl32.Vec3{}, [4]*mgl32.Quat{}
+}
+
+// lane is apply's work on particle i (parent j, bones b and pb) of lane s
+// alone: its turn from the parent's rotation in the columns, and the
+// child's rotation into them.
+func (a *applyQuad) lane(s, i, j int, pb, b int32, local *mgl32.Vec3, pose *Pose) {
+	s &= 3
+	W := &a.w[j&(quadMaxN-1)]
+	pos := unsafe.Slice(a.pos[s], i+1)
+	w := mgl32.Quat{W: W.w[s], V: mgl32.Vec3{W.x[s], W.y[s], W.z[s]}}
+	l := local
+	if b >= 0 {
+		l = &pose.LocalPos[b]
+	}
+	nw, nx, ny, nz := turn(pose, &w, l, &pos[i], &pos[j], pb, b)
+	if b >= 0 {
+		C := &pose.LocalRot[b]
+		cw, cx, cy, cz := qmul(nw, nx, ny, nz, C.W, C.V[0], C.V[1], C.V[2])
+		a.w[i&(quadMaxN-1)].set(s, cw, cx, cy, cz)
+	}
+}
