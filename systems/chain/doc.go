@@ -27,7 +27,8 @@
 //     rest data, see Chain.RestFirst) side by side, one per SIMD lane (SSE2
 //     on amd64), with the same bits as StepsIn on each: systems that step
 //     thousands of characters use it; which characters share a four
-//     changes nothing.
+//     changes nothing. Quad.ApplyIn applies four such chains side by side
+//     in the same way, with the same bits as ApplyIn on each.
 //   - Clock turns frame time into steps; it is shared with other
 //     simulations that run at an update rate.
 //
