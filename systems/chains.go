@@ -201,9 +201,9 @@ func applyChains(s *chainSystem, lo, hi int) {
 }
 
 // prefetchApply starts loading what applying its chains reads: its pose
-// from the first chain's root bone on, and its chains' particles. The
-// apply runs four characters ahead of it, and at 10,000 characters it
-// otherwise waits on these arrays (the step has evicted them since the
+// from the first chain's root bone on, and its chains' particles. It runs
+// four characters ahead of the apply, which at 10,000 characters would
+// otherwise wait on these arrays (the step has evicted them since the
 // prepare read them).
 func prefetchApply(s *chainSystem, it featureRef[components.Chains]) {
 	st, h := s.st, it.feat
@@ -217,6 +217,9 @@ func prefetchApply(s *chainSystem, it featureRef[components.Chains]) {
 	}
 	prefetch.Range(unsafe.Pointer(&st.Particles.Pos[lo]), uintptr(hi-lo)*12)
 	prefetch.Range(unsafe.Pointer(&st.Particles.Prev[lo]), uintptr(hi-lo)*12)
+	if r := first.RestFirst; r < 0 || r >= len(st.Rest.Bone) {
+		return
+	}
 	b := int(st.Rest.Bone[first.RestFirst])
 	if b < 0 || b >= int(it.pose.Count) {
 		return

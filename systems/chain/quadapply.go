@@ -29,14 +29,15 @@ func (c *quatCols) set(s int, w, x, y, z float32) {
 }
 
 // ApplyIn runs ApplyIn on the four chains cs, each on its lane's pose,
-// and returns what each returns (-1 for a nil chain). When the four are of
-// one shape (same rest data, every parent with one child particle) and
-// their poses fit, the lanes are applied side by side, with the same
-// results as alone: the SIMD kernel computes apply's operations in the
-// same order, and a lane it cannot take at a particle (FromToRotation
-// near opposite directions, a local rotation far from unit length) is
-// finished there by apply's own code. Like Apply it leaves world
-// rotations to recompute: run forward kinematics from the returned bone.
+// and returns what each returns (-1 for a nil chain or pose). When the
+// four are of one shape (same rest data, every parent with one child
+// particle) and their poses fit, the lanes are applied side by side,
+// with the same results as alone: the SIMD kernel computes apply's
+// operations in the same order, and a lane it cannot take at a particle
+// (FromToRotation near opposite directions, a local rotation far from
+// unit length) is finished there by apply's own code. Like Apply it
+// leaves world rotations to recompute: run forward kinematics from the
+// returned bone.
 func (q *Quad) ApplyIn(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose) (lowest [4]int) {
 	lo := -1
 	if useQuad {
@@ -45,7 +46,7 @@ func (q *Quad) ApplyIn(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose) (lo
 	if lo < 0 {
 		for s, c := range cs {
 			lowest[s] = -1
-			if c != nil {
+			if c != nil && poses[s] != nil {
 				lowest[s] = ApplyIn(rest, sim, c, poses[s])
 			}
 		}
@@ -85,8 +86,10 @@ func appliable(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose) int {
 		return -1
 	}
 	for s, c := range cs {
+		// Apply checks the pose against maxBone: with the bones within
+		// it, the two agree.
 		if c == nil || c.RestFirst != r || c.N != n || c.First < 0 || c.First+n > len(sim.Pos) ||
-			poses[s] == nil || !poseFits(*poses[s], hi) {
+			hi > c.maxBone || poses[s] == nil || !poseFits(*poses[s], c.maxBone) {
 			return -1
 		}
 	}
