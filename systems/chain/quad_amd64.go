@@ -37,10 +37,10 @@ func quadCull(q *quad, reach *[4]float32)
 // applyKernel applies particle i, of bone b (-1 for an end particle, at
 // offset end in its parent's frame), whose parent particle j has one child,
 // of bone pb, for the four lanes: apply's turn and the child's rotation, by
-// the same operations in the same order. It stores
-// the results of the lanes whose FromToRotation takes the float32 path and
-// whose new local rotation takes the Newton step, and returns the others
-// (bit s: lane s), untouched, for turn to do.
+// the same operations in the same order. It stores the results of the
+// lanes whose FromToRotation takes the float32 path and whose new local
+// rotation takes the Newton step, and returns the others (bit s: lane s),
+// untouched, for turn to do.
 //
 //go:noescape
 func applyKernel(a *applyQuad, i, j, pb, b int, end *mgl32.Vec3) uint32

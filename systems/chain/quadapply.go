@@ -17,7 +17,7 @@ type applyQuad struct {
 	pos    [4]*mgl32.Vec3 // each lane's particle 0
 	w      [quadMaxN]quatCols
 	// Spill space of the SIMD kernel.
-	t [12][4]float32
+	t [9][4]float32
 }
 
 // quatCols is one quaternion of each of the four lanes, as columns.

@@ -44,6 +44,13 @@ SPLAT(sign, 0x80000000)
 	MOVQ (off+16)(DI), R10; \
 	MOVQ (off+24)(DI), R11
 
+// TDIFF sets x to the lane's pi - pj, its particles i and j at p+AX and
+// p+BX (X4 and X6 scratch).
+#define TDIFF(p, x) \
+	LOADV3I(p, AX, x, X6); \
+	LOADV3I(p, BX, X4, X6); \
+	SUBPS   X4, x
+
 // QW, QX, QY and QZ set d to one element of the Hamilton product a b
 // (qmul), with t scratch; QMUL sets dw..dz to all four.
 #define QW(aw, ax, ay, az, bw, bx, by, bz, d, t) \
@@ -103,18 +110,10 @@ TEXT ·applyKernel(SB), NOSPLIT, $0-52
 
 	// t := pi - pj (T_T0..2), lb2 := t·t (X7).
 	LANEPTRS(applyQuad_pos)
-	LOADV3I(R8, AX, X0, X6)
-	LOADV3I(R8, BX, X4, X6)
-	SUBPS   X4, X0
-	LOADV3I(R9, AX, X1, X6)
-	LOADV3I(R9, BX, X4, X6)
-	SUBPS   X4, X1
-	LOADV3I(R10, AX, X2, X6)
-	LOADV3I(R10, BX, X4, X6)
-	SUBPS   X4, X2
-	LOADV3I(R11, AX, X3, X6)
-	LOADV3I(R11, BX, X4, X6)
-	SUBPS   X4, X3
+	TDIFF(R8, X0)
+	TDIFF(R9, X1)
+	TDIFF(R10, X2)
+	TDIFF(R11, X3)
 	TRANSPOSE(X0, X1, X2, X3, X4, X5)
 	MOVUPS  X1, T_T0
 	MOVUPS  X5, T_T1
