@@ -138,28 +138,31 @@ func stepChains(s *chainSystem, lo, hi int) {
 		n := g[0].feat.Count
 		if g[1].feat.Count != n || g[2].feat.Count != n || g[3].feat.Count != n {
 			for _, it := range g {
-				stepChar(st, it.feat)
+				stepChar(s, it)
 			}
 			continue
 		}
 		var cs [4]*chain.Chain
 		var steps [4]int
 		var shapes [4][]collide.Shape
+		var poses [4]chain.Pose
 		for l, it := range g {
 			h := it.feat
 			shapes[l] = st.Shapes[h.ColliderFirst : h.ColliderFirst+h.ColliderCount]
+			poses[l] = posePart(s.pool, it.pose)
 		}
+		pp := [4]*chain.Pose{&poses[0], &poses[1], &poses[2], &poses[3]}
 		q.Shapes(&shapes) // once for the four characters' chains
 		for k := range n {
 			for l, it := range g {
 				c := it.feat.First + k
 				cs[l], steps[l] = &st.Chains[c], int(st.Steps[c])
 			}
-			q.StepsIn(&st.Rest, &st.Particles, &cs, &steps)
+			q.StepsIn(&st.Rest, &st.Particles, &cs, &pp, &steps)
 		}
 	}
 	for _, it := range items[a:] {
-		stepChar(st, it.feat)
+		stepChar(s, it)
 	}
 }
 
@@ -169,10 +172,12 @@ var chainsInFours = true
 
 // stepChar steps one character's chains alone: Integrate then Constrain
 // per sub-step, fused; SkipUpdate when the clock gave none.
-func stepChar(st *ChainStore, h *components.Chains) {
+func stepChar(s *chainSystem, it featureRef[components.Chains]) {
+	st, h := s.st, it.feat
 	shapes := st.Shapes[h.ColliderFirst : h.ColliderFirst+h.ColliderCount]
+	pose := posePart(s.pool, it.pose)
 	for k := h.First; k < h.First+h.Count; k++ {
-		chain.StepsIn(&st.Rest, &st.Particles, &st.Chains[k], int(st.Steps[k]), shapes)
+		chain.StepsIn(&st.Rest, &st.Particles, &st.Chains[k], &pose, int(st.Steps[k]), shapes)
 	}
 }
 

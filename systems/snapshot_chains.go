@@ -15,8 +15,9 @@ import (
 //
 // Not saved, because Prepare writes them before every use: the steps of
 // the frame (ChainStore.Steps), the colliders placed in world space
-// (Shapes) and the particles' animated pose (the root's, RestOff, RestLen,
-// Axis). The settings and per-particle parameters are set-up.
+// (Shapes) and the animated pose the chains keep (the root's position,
+// the freeze-plane normals; the step derives the rest from the pose). The
+// settings and per-particle parameters are set-up.
 func (s *ChainStore) AppendChains(b []byte, h *components.Chains) []byte {
 	b = snapbin.U32(b, uint32(h.Count))
 	b = snapbin.Bool(b, h.Paused)

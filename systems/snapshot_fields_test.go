@@ -44,7 +44,7 @@ func TestSnapshotCoversEveryField(t *testing.T) {
 		{components.Chains{}, []string{"First", "Count", "ColliderFirst", "ColliderCount", "Paused", "Faults"}},
 		{ChainStore{}, []string{"Chains", "Steps", "Particles", "Rest", "ColliderDescs", "ColliderBones", "Shapes", "Reference",
 			"deadChains", "deadColliders", "dirty", "shapes"}},
-		{chain.Chain{}, []string{"Colliders", "First", "N", "RestFirst", "pk", "anim", "axis", "sized", "perParticle",
+		{chain.Chain{}, []string{"Colliders", "First", "N", "RestFirst", "pk", "axis", "sized", "perParticle",
 			"variable", "move", "force", "animRoot", "reach", "h", "rootFrom", "prevH", "steps",
 			"Settings", "total", "restRot", "gravity", "maxBone", "acc", "objPos", "objRot", "scale", "weight", "t",
 			"params", "rmax", "turnAngle", "turnCos", "packT", "packW", "packS", "packOK", "started", "off", "reset", "_"}},

@@ -77,10 +77,10 @@ func benchStress(b *testing.B, mode StepMode, what int) {
 			c := &s.chains[k]
 			p := views[k]
 			if what&fused != 0 {
-				Step(p, c, 1, s.shapes)
+				Step(p, c, pose, 1, s.shapes)
 			} else {
 				Integrate(p, c, 1)
-				Constrain(p, c, s.shapes)
+				Constrain(p, c, pose, s.shapes)
 			}
 			if what&andApply != 0 {
 				Apply(p, c, pose)

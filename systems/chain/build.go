@@ -245,8 +245,7 @@ func (c *Chain) sizeRecords(n int, perParticle bool) []Params {
 	if recs != have || c.params == nil || c.pk == nil {
 		c.params, c.pk = addr(make([]Params, recs)), addr(make([]packed, recs))
 	}
-	if n != sized || c.anim == nil {
-		c.anim = addr(make([]animated, n))
+	if n != sized {
 		c.axis = nil
 	}
 	if c.Settings.Freeze != FreezeNone && c.axis == nil {

@@ -46,15 +46,15 @@ type Chain struct {
 	// Build wrote, or a shared copy a store points it to (ParticlesIn).
 	RestFirst int
 
-	// The step's inputs, arrays held by their first element (see anims):
-	// anim has one record per particle (sized of them), written by
-	// Prepare; pk (like params below) one per particle when perParticle,
-	// else a single one every particle shares (a chain without curves).
-	// Refresh writes params from the settings, pack derives pk from them.
-	// axis is the freeze-plane normal per particle (the parent's animated
-	// axis), written by Prepare; nil without a freeze axis.
+	// The step's inputs, arrays held by their first element (see packs):
+	// pk (like params below) has one record per particle when
+	// perParticle, else a single one every particle shares (a chain
+	// without curves). Refresh writes params from the settings, pack
+	// derives pk from them. axis is the freeze-plane normal per particle
+	// (the parent's animated axis; sized of them), written by Prepare;
+	// nil without a freeze axis. The animated pose the step needs it
+	// derives itself (animate).
 	pk          *packed
-	anim        *animated
 	axis        *mgl32.Vec3
 	sized       int32 // particles the arrays were sized for by Refresh; 0: not sized
 	perParticle bool  // pk and params hold sized records, not one
@@ -64,7 +64,7 @@ type Chain struct {
 	move     mgl32.Vec3 // character movement to apply on the first sub-step
 	force    mgl32.Vec3 // gravity (rest part removed) + force, times scale
 	animRoot mgl32.Vec3 // the root bone's animated world position
-	reach    float32    // farthest any particle can be from the root (collider culling)
+	reach    float32    // farthest any particle can be from the root (collider culling); written by the step
 	h        float32    // step length in seconds (Variable mode)
 
 	// Read by the step in Variable mode only.
@@ -104,7 +104,7 @@ type Chain struct {
 	// Pads the record to six cache lines, so that in an array of chains
 	// (the store's, 64-byte aligned) every record's first two lines, the
 	// step's, are two whole lines.
-	_ [16]byte
+	_ [24]byte
 }
 
 // Params are one particle's parameters: its chain's Settings times its
@@ -129,10 +129,9 @@ func (c *Chain) Params(i int) Params {
 // strand of every character, and the step reads its first lines for each:
 // a pointer and one shared count take less of them than slice headers.
 // Refresh is the only writer of the count, and of the pointers with Gather,
-// which moves the arrays whole (anim, pk and params are nil exactly when
-// sized is 0), so the views cannot reach past what was allocated.
+// which moves the arrays whole (pk and params are nil exactly when sized
+// is 0), so the views cannot reach past what was allocated.
 
-func (c *Chain) anims() []animated  { return unsafe.Slice(c.anim, c.sized) }
 func (c *Chain) packs() []packed    { return unsafe.Slice(c.pk, c.recs()) }
 func (c *Chain) paramsOf() []Params { return unsafe.Slice(c.params, c.recs()) }
 func (c *Chain) axes() []mgl32.Vec3 {

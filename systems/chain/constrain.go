@@ -21,21 +21,41 @@ import (
 // length from their (already constrained) parent; DynamicBone also pushes
 // an overstretched intermediate position out of colliders the kept length
 // then pulls it away from.
-func Constrain(p Particles, c *Chain, shapes []collide.Shape) { constrain(&p, c, shapes, nil) }
+//
+// The animated pose is read from pose, the one Prepare was given this
+// frame (its world positions; a pose that does not hold the chain's bones
+// leaves the particles alone). StepsIn reads it once for all of a frame's
+// sub-steps.
+func Constrain(p Particles, c *Chain, pose Pose, shapes []collide.Shape) {
+	var buf [stackRecords]animated
+	an, lent := borrow(buf[:], len(p.Pos))
+	if c.animateIn(an, &p, &pose) {
+		constrain(&p, c, shapes, nil, an)
+	}
+	giveBack(lent)
+}
 
 // Step is Integrate then Constrain for sub-step sub, in one pass over the
 // particles: a particle's constraints read only itself and its parent, which
 // the pass has finished, so the result is the same and the particles are
 // loaded once.
-func Step(p Particles, c *Chain, sub int, shapes []collide.Shape) { step(&p, c, sub, shapes) }
+func Step(p Particles, c *Chain, pose Pose, sub int, shapes []collide.Shape) {
+	var buf [stackRecords]animated
+	an, lent := borrow(buf[:], len(p.Pos))
+	if c.animateIn(an, &p, &pose) {
+		step(&p, c, sub, shapes, an)
+	}
+	giveBack(lent)
+}
 
-func step(p *Particles, c *Chain, sub int, shapes []collide.Shape) {
+// step steps p with the animated records an (animateIn's).
+func step(p *Particles, c *Chain, sub int, shapes []collide.Shape, an []animated) {
 	if !c.fits(len(p.Pos)) {
 		return // not the chain's particles
 	}
 	var in integrator
 	in.start(&p.Pos[0], &p.Prev[0], c, sub)
-	constrain(p, c, shapes, &in)
+	constrain(p, c, shapes, &in, an)
 }
 
 // constrainer is one Constrain call's state. The common particle (no
@@ -59,15 +79,15 @@ type constrainer struct {
 }
 
 // constrain constrains every particle, integrating each first if in is not
-// nil.
-func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator) {
+// nil, with the animated records an (animateIn's).
+func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator, an []animated) {
 	n := len(p.Pos)
-	if !c.fits(n) {
+	if !c.fits(n) || len(an) < n {
 		return // not the chain's particles
 	}
 	var k constrainer
 	pk := c.packs()
-	k.p, k.anim, k.pk, k.ps, k.colliders, k.shapes = p, c.anims()[:n], pk, paramStride(len(pk)), c.Colliders, shapes
+	k.p, k.anim, k.pk, k.ps, k.colliders, k.shapes = p, an[:n], pk, paramStride(len(pk)), c.Colliders, shapes
 	k.reach, k.freeze = c.reach, c.freeze() != FreezeNone
 	k.axis = c.axes()
 	cl := &k.cl

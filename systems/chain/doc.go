@@ -37,10 +37,13 @@
 // (Chain.Params: the settings times the curves) are kept in the Chain,
 // one set per particle, or one that all share when they are equal, as
 // they are without curves; Refresh derives them from the settings.
-// Prepare gathers the steps' inputs into two small records kept in the
-// Chain, the animated offset and lengths per particle and the parameters
-// for the step length per parameter set, so that a step reads a few
-// arrays and a chain without curves reads its parameters once.
+// Prepare packs the parameters for the step length into a small record
+// per parameter set kept in the Chain, so that a chain without curves
+// reads its parameters once. The animated offset and lengths of each
+// particle the step derives from the pose itself, once per frame, into
+// scratch (the Quad's columns, or the stack): no chain keeps a copy of its
+// animated pose from one system to the next, so the step and Prepare must
+// be given the same pose.
 //
 // # The model
 //

@@ -102,9 +102,9 @@ func TestRestGravityRemoved(t *testing.T) {
 func TestConstrainElasticityByHand(t *testing.T) {
 	s := still()
 	s.Elasticity = 0.5
-	_, p, c := onePendulum(t, s)
+	r, p, c := onePendulum(t, s)
 	p.Pos[1] = mgl32.Vec3{1, -1, 0}
-	Constrain(p, c, nil)
+	Constrain(p, c, r.pose, nil)
 	// Halfway to the animated (0,-1,0): (0.5,-1,0); then back to length 1
 	// from the root: (0.5,-1,0)/|(0.5,-1,0)|.
 	assertVec(t, "Pos", p.Pos[1], mgl32.Vec3{0.4472136, -0.8944272, 0}, 1e-6)
@@ -113,9 +113,9 @@ func TestConstrainElasticityByHand(t *testing.T) {
 func TestConstrainStiffnessByHand(t *testing.T) {
 	s := still()
 	s.Stiffness, s.Weight = 0.5, 0.5 // s = lerp(1, 0.5, 0.5) = 0.75
-	_, p, c := onePendulum(t, s)
+	r, p, c := onePendulum(t, s)
 	p.Pos[1] = mgl32.Vec3{1, 0, 0}
-	Constrain(p, c, nil)
+	Constrain(p, c, r.pose, nil)
 	// Allowed distance from the animated (0,-1,0): 1*(1-0.75)*2 = 0.5. The
 	// particle is √2 away along (-1,-1,0), so it moves to
 	// (0.3535534,-0.6464466,0), then to length 1: (0.4798415,-0.8773552,0).
@@ -131,7 +131,7 @@ func TestConstrainSphereByHand(t *testing.T) {
 	r.prepare(p, c)
 	shapes := []collide.Shape{{Kind: collide.Sphere, A: mgl32.Vec3{0.6, -0.8, 0}, RA: 0.3, RB: 0.3}}
 	p.Pos[1] = mgl32.Vec3{0.3, -0.9, 0}
-	Constrain(p, c, shapes)
+	Constrain(p, c, r.pose, shapes)
 	// 0.3162 from the centre, pushed to 0.3+0.2 = 0.5 from it:
 	// (0.1256584,-0.9581139,0); then to length 1: (0.1300382,-0.9915090,0),
 	// 0.5075 from the centre, so the second push does nothing.

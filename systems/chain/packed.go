@@ -1,13 +1,65 @@
 package chain
 
-import "math"
+import (
+	"math"
 
-// animated is one particle's animated pose for a step, written by Prepare
-// every frame.
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// animated is one particle's animated pose for a step: the step derives it
+// from the pose (animate) once per frame into a scratch array it keeps
+// only while it steps the chain, so that no chain holds a copy of its
+// animated pose between systems.
 type animated struct {
 	o0, o1, o2 float32 // RestOff
 	rl         float32 // RestLen
 	pl         float32 // sum of RestLen from the root: the farthest keep-length leaves the particle from it (pl + r for its surface)
+}
+
+// animate writes into an (of p's length) the animated pose of every
+// particle of p in pose: the offset from the parent, the length to keep
+// and the path length from the root (the stiffness limit and path bound
+// follow from them). It returns the longest path, and false, with the
+// records unfinished, if a bone is outside the pose. The root (and a
+// particle whose parent does not come first, not a tree Build makes) gets
+// a zero record.
+func animate(an []animated, p *Particles, pose *Pose) (pathMax float32, ok bool) {
+	n := len(an)
+	bone, parent := p.Bone[:n], p.Parent[:n]
+	wp := pose.WorldPos
+	for i := 0; i < n; i++ {
+		b, j := bone[i], parent[i]
+		k := &an[i]
+		if uint(j) >= uint(i) {
+			k.o0, k.o1, k.o2, k.rl, k.pl = 0, 0, 0, 0, 0
+			continue
+		}
+		pb := bone[j]
+		if int(b) >= len(wp) || int(pb) >= len(wp) {
+			return pathMax, false
+		}
+		var x mgl32.Vec3
+		if b >= 0 {
+			x = wp[b]
+		} else {
+			x = animAt(p, pose, i)
+		}
+		var o mgl32.Vec3
+		if pb >= 0 {
+			o = x.Sub(wp[pb])
+		} else {
+			o = x.Sub(animAt(p, pose, int(j))) // not a tree Build makes
+		}
+		l := sqrt32(o[0]*o[0] + o[1]*o[1] + o[2]*o[2])
+		pl := an[j].pl + l
+		k.o0, k.o1, k.o2, k.rl, k.pl = o[0], o[1], o[2], l, pl
+		// Compares rather than max, which also orders NaN and -0 (a NaN
+		// length only comes with a non-finite pose).
+		if pl > pathMax {
+			pathMax = pl
+		}
+	}
+	return pathMax, true
 }
 
 // packed is one particle's step parameters, derived from its Params for

@@ -39,7 +39,7 @@ func TestPackedParametersFollowEveryChange(t *testing.T) {
 				t.Fatalf("frame %d particle %d: cached %+v, packed afresh %+v", f, i, got[i], c.packs()[i])
 			}
 		}
-		Step(p, c, 0, nil)
+		Step(p, c, r.pose, 0, nil)
 	}
 }
 

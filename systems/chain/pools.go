@@ -1,6 +1,8 @@
 package chain
 
 import (
+	"sync"
+
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/systems/collide"
@@ -24,23 +26,87 @@ func PrepareIn(rest, sim *Particles, c *Chain, pose *Pose, f *Frame) int {
 }
 
 // StepsIn runs the steps Prepare asked for: sub-steps 0..steps-1 (Step),
-// SkipUpdate for steps 0, nothing for steps < 0 (the chain is off).
-func StepsIn(rest, sim *Particles, c *Chain, steps int, shapes []collide.Shape) {
-	if steps < 0 {
+// SkipUpdate for steps 0, nothing for steps < 0 (the chain is off). pose is
+// the one Prepare was given; its animated pose is read once for all the
+// sub-steps. A chain of more than 64 particles borrows its scratch from a
+// sync.Pool; Quad.StepsIn keeps its own.
+func StepsIn(rest, sim *Particles, c *Chain, pose *Pose, steps int, shapes []collide.Shape) {
+	var buf [stackRecords]animated
+	stepsIn(rest, sim, c, pose, steps, shapes, buf[:])
+}
+
+// stepsIn is StepsIn with scratch for the animated records: buf, or a
+// borrowed array when buf is too short.
+func stepsIn(rest, sim *Particles, c *Chain, pose *Pose, n int, shapes []collide.Shape, buf []animated) {
+	if n < 0 {
 		return
 	}
-	// What step, constrain and skipUpdate read.
+	// What animate, step, constrain and skipUpdate read.
 	r, lo, hi := c.RestFirst, c.First, c.First+c.N
 	p := Particles{
-		Parent: rest.Parent[r : r+c.N],
-		Pos:    sim.Pos[lo:hi], Prev: sim.Prev[lo:hi], Collided: sim.Collided[lo:hi],
+		Bone: rest.Bone[r : r+c.N], Parent: rest.Parent[r : r+c.N], Local: rest.Local[r : r+c.N],
+		Pos: sim.Pos[lo:hi], Prev: sim.Prev[lo:hi], Collided: sim.Collided[lo:hi],
 	}
-	if steps == 0 {
-		skipUpdate(&p, c)
+	an, lent := borrow(buf, c.N)
+	steps(&p, c, pose, n, shapes, an)
+	giveBack(lent)
+}
+
+// steps derives the animated records into an (of p's length) and runs n
+// sub-steps, or the skip update for n = 0.
+func steps(p *Particles, c *Chain, pose *Pose, n int, shapes []collide.Shape, an []animated) {
+	if !c.animateIn(an, p, pose) {
 		return
 	}
-	for sub := 0; sub < steps; sub++ {
-		step(&p, c, sub, shapes)
+	if n == 0 {
+		skipUpdate(p, c, an)
+		return
+	}
+	for sub := 0; sub < n; sub++ {
+		step(p, c, sub, shapes, an)
+	}
+}
+
+// animateIn derives the animated records of c's particles p from pose into
+// an, and the reach the step culls colliders for. It reports false (the
+// chain is then left alone) when p is not the chain's particles, an is too
+// short or the pose does not hold the chain's bones.
+func (c *Chain) animateIn(an []animated, p *Particles, pose *Pose) bool {
+	n := len(p.Pos)
+	if !c.fits(n) || len(an) < n || len(p.Bone) < n || len(p.Parent) < n || len(p.Local) < n || !poseFits(*pose, c.maxBone) {
+		return false
+	}
+	pathMax, ok := animate(an[:n], p, pose)
+	c.reach = reachOf(pathMax, c.rmax, c.scale)
+	return ok
+}
+
+// stackRecords is how many animated records the one-chain step functions
+// keep on the stack; a longer chain borrows them from longRecords.
+const stackRecords = 64
+
+var longRecords sync.Pool // *[]animated
+
+// borrow returns n records: buf's when it has the room, else an array
+// from longRecords, which giveBack returns.
+func borrow(buf []animated, n int) ([]animated, *[]animated) {
+	if n <= len(buf) {
+		return buf[:max(n, 0)], nil
+	}
+	a, _ := longRecords.Get().(*[]animated)
+	if a == nil {
+		a = new([]animated)
+	}
+	if cap(*a) < n {
+		*a = make([]animated, n)
+	}
+	return (*a)[:n], a
+}
+
+// giveBack returns what borrow lent from longRecords.
+func giveBack(a *[]animated) {
+	if a != nil {
+		longRecords.Put(a)
 	}
 }
 
@@ -56,7 +122,7 @@ func ApplyIn(rest, sim *Particles, c *Chain, pose *Pose) int {
 }
 
 // Gather moves the per-chain records of the chains cs (their parameters,
-// packed step parameters, animated records, freeze normals and collider
+// packed step parameters, freeze normals and collider
 // lists) into one allocation per kind, in the order of cs. Each chain
 // otherwise has a few small allocations of its own, scattered over the
 // heap; gathered, the records of the chains a step visits one after the
@@ -65,12 +131,12 @@ func ApplyIn(rest, sim *Particles, c *Chain, pose *Pose) int {
 // Each chain's slices are capped at their length, so a later Refresh that
 // needs more room allocates its own instead of writing over a neighbour.
 func Gather(cs []Chain) {
-	var np, nk, na, nx, nc int
+	var np, nk, nx, nc int
 	for i := range cs {
 		c := &cs[i]
-		np, nk, na, nx, nc = np+len(c.paramsOf()), nk+len(c.packs()), na+len(c.anims()), nx+len(c.axes()), nc+len(c.Colliders)
+		np, nk, nx, nc = np+len(c.paramsOf()), nk+len(c.packs()), nx+len(c.axes()), nc+len(c.Colliders)
 	}
-	params, pk, anim := make([]Params, 0, np), make([]packed, 0, nk), make([]animated, 0, na)
+	params, pk := make([]Params, 0, np), make([]packed, 0, nk)
 	axis, cols := make([]mgl32.Vec3, 0, nx), make([]int32, 0, nc)
 	var moved []mgl32.Vec3
 	for i := range cs {
@@ -81,9 +147,6 @@ func Gather(cs []Chain) {
 		var ks []packed
 		ks, pk = gather(pk, c.packs())
 		c.pk = addr(ks)
-		var as []animated
-		as, anim = gather(anim, c.anims())
-		c.anim = addr(as)
 		if c.axis != nil {
 			moved, axis = gather(axis, c.axes())
 			c.axis = addr(moved)

@@ -52,13 +52,13 @@ func TestInFunctionsMatchTheViewKernels(t *testing.T) {
 		}
 		switch {
 		case na == 0:
-			SkipUpdate(pa, ca)
+			SkipUpdate(pa, ca, ra.pose)
 		case na > 0:
 			for sub := 0; sub < na; sub++ {
-				Step(pa, ca, sub, shapes)
+				Step(pa, ca, ra.pose, sub, shapes)
 			}
 		}
-		StepsIn(poolB, poolB, cb, nb, shapes)
+		StepsIn(poolB, poolB, cb, &rb.pose, nb, shapes)
 		la, lb := -1, -1
 		if na >= 0 {
 			la, lb = Apply(pa, ca, ra.pose), ApplyIn(poolB, poolB, cb, &rb.pose)
@@ -102,18 +102,18 @@ func TestGatherChangesNoResult(t *testing.T) {
 	Gather(l.ca[:])
 	for s := 1; s < 4; s++ {
 		prev, c := &l.ca[s-1], &l.ca[s]
-		pa := prev.anims()
-		end := uintptr(unsafe.Pointer(&pa[len(pa)-1])) + unsafe.Sizeof(animated{})
-		if end != uintptr(unsafe.Pointer(c.anim)) || cap(c.Colliders) != len(c.Colliders) {
-			t.Fatalf("lane %d: animated records not right after lane %d's, or colliders not capped", s, s-1)
+		pa := prev.packs()
+		end := uintptr(unsafe.Pointer(&pa[len(pa)-1])) + unsafe.Sizeof(packed{})
+		if end != uintptr(unsafe.Pointer(c.pk)) || cap(c.Colliders) != len(c.Colliders) {
+			t.Fatalf("lane %d: packed records not right after lane %d's, or colliders not capped", s, s-1)
 		}
 	}
 	run := func(from, to int) {
 		for f := from; f < to; f++ {
 			steps := l.frame(t, f, 1.0/60)
 			for s := range 4 {
-				StepsIn(l.a, l.a, &l.ca[s], steps[s], l.shapes[s])
-				StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
+				StepsIn(l.a, l.a, &l.ca[s], &l.rigs[s].pose, steps[s], l.shapes[s])
+				StepsIn(l.b, l.b, &l.cb[s], &l.rigs[s].pose, steps[s], l.shapes[s])
 			}
 			for i := range l.a.Pos {
 				if l.a.Pos[i] != l.b.Pos[i] || l.a.Prev[i] != l.b.Prev[i] {

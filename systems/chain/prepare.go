@@ -79,8 +79,7 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 	if !c.packCurrent() {
 		pack(c)
 	}
-	pathMax := prepareAnim(p, c, pose, c.freeze(), reset)
-	c.reach = reachOf(pathMax, c.rmax, c.scale)
+	prepareAnim(p, c, pose, c.freeze(), reset)
 
 	// Gravity minus the part that already acts on the rest pose: the rest
 	// direction of gravity follows the root bone's animated rotation.
@@ -100,66 +99,43 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 	return steps
 }
 
-// prepareAnim records the animated pose of every particle: the root's
-// world position in c, the freeze plane's normal, and in c.anim the offset
-// from the parent, the length to keep and the path length from the root
-// (the stiffness limit and path bound follow from them). With reset it
-// also puts every particle at rest on its animated position. It returns
-// the longest path.
-func prepareAnim(p *Particles, c *Chain, pose *Pose, freeze FreezeAxis, reset bool) (pathMax float32) {
-	an := c.anims()
-	n := len(an)
-	bone, parent := p.Bone[:n], p.Parent[:n]
-	pos, prev, hit := p.Pos[:n], p.Prev[:n], p.Collided[:n]
-	wp, ax := pose.WorldPos, c.axes()
-	for i := 0; i < n; i++ {
-		b, j := bone[i], parent[i]
-		var x mgl32.Vec3
-		if b >= 0 {
-			x = wp[b]
-		} else {
-			x = animAt(p, pose, i)
-		}
-		if reset {
+// prepareAnim reads what Prepare keeps of the animated pose: the root's
+// world position and, with a freeze axis, the freeze plane's normal per
+// particle (the parent bone's animated axis). With reset it also puts every
+// particle at rest on its animated position. The rest of the animated pose
+// the step reads from the pose itself (animate).
+func prepareAnim(p *Particles, c *Chain, pose *Pose, freeze FreezeAxis, reset bool) {
+	n := int(c.sized)
+	c.animRoot = pose.WorldPos[p.Bone[0]]
+	if reset {
+		pos, prev, hit := p.Pos[:n], p.Prev[:n], p.Collided[:n]
+		for i := range pos {
+			x := animAt(p, pose, i)
 			pos[i], prev[i], hit[i] = x, x, false
 		}
-		k := &an[i]
-		if uint(j) >= uint(i) {
-			// The root (or not a valid tree): nothing to keep.
-			if i == 0 {
-				c.animRoot = x
-			}
-			k.o0, k.o1, k.o2, k.rl, k.pl = 0, 0, 0, 0, 0
-			continue
-		}
-		var o mgl32.Vec3
-		if pb := bone[j]; pb >= 0 {
-			o = x.Sub(wp[pb])
-		} else {
-			o = x.Sub(animAt(p, pose, int(j))) // not a tree Build makes
-		}
-		l := sqrt32(o[0]*o[0] + o[1]*o[1] + o[2]*o[2])
-		pl := an[j].pl + l
-		k.o0, k.o1, k.o2, k.rl, k.pl = o[0], o[1], o[2], l, pl
-		// Compares rather than max, which also orders NaN and -0 (a NaN
-		// length only comes with a non-finite pose).
-		if pl > pathMax {
-			pathMax = pl
-		}
-		if pb := bone[j]; freeze != FreezeNone && pb >= 0 {
-			var axis mgl32.Vec3
-			axis[(freeze-FreezeX)%3] = 1 // %3: an unvalidated edit must not panic
-			ax[i] = mathx.Rotate(pose.WorldRot[pb], axis)
+	}
+	if freeze == FreezeNone {
+		return
+	}
+	bone, parent, ax := p.Bone[:n], p.Parent[:n], c.axes()[:n]
+	var axis mgl32.Vec3
+	axis[(freeze-FreezeX)%3] = 1 // %3: an unvalidated edit must not panic
+	for i := 1; i < n; i++ {
+		if j := parent[i]; uint(j) < uint(i) && bone[j] >= 0 {
+			ax[i] = mathx.Rotate(pose.WorldRot[bone[j]], axis)
 		}
 	}
-	return pathMax
 }
 
 // animAt returns particle i's animated world position in pose: its bone's,
 // or for an end particle its offset in the parent bone's animated frame
-// (the origin when the parent has no bone either, not a tree Build makes).
+// (the origin when the parent has no bone either, not a tree Build makes,
+// or when the bone is outside the pose).
 func animAt(p *Particles, pose *Pose, i int) mgl32.Vec3 {
 	if b := p.Bone[i]; b >= 0 {
+		if int(b) >= len(pose.WorldPos) {
+			return mgl32.Vec3{}
+		}
 		return pose.WorldPos[b]
 	}
 	j := p.Parent[i]
@@ -167,6 +143,9 @@ func animAt(p *Particles, pose *Pose, i int) mgl32.Vec3 {
 		return mgl32.Vec3{}
 	}
 	pb := p.Bone[j]
+	if int(pb) >= len(pose.WorldPos) || int(pb) >= len(pose.WorldRot) || int(pb) >= len(pose.WorldScale) {
+		return mgl32.Vec3{}
+	}
 	q, s, l := &pose.WorldRot[pb], &pose.WorldScale[pb], &p.Local[i]
 	x0, x1, x2 := rotate(q.W, q.V[0], q.V[1], q.V[2], s[0]*l[0], s[1]*l[1], s[2]*l[2])
 	return pose.WorldPos[pb].Add(mgl32.Vec3{x0, x1, x2})

@@ -27,12 +27,21 @@ type Quad struct{ q quad }
 // quadMaxN is the longest chain a quad takes; longer ones step alone.
 const quadMaxN = 32
 
-// quadPart is one particle of the four lanes.
+// quadPart is one particle of the four lanes: its state and its animated
+// record (see animated), which run derives from the lanes' poses.
 type quadPart struct {
 	x, y, z    [4]float32 // position
 	px, py, pz [4]float32 // previous position
 	hit        [4]uint32  // all ones: it touched a collider in the last step
 	_          [4]uint32
+	o0, o1, o2 [4]float32 // the animated offset from the parent
+	rl, pl     [4]float32 // the length to keep and the path length from the root
+}
+
+// anim returns lane s's animated record.
+func (P *quadPart) anim(s int) animated {
+	s &= 3
+	return animated{o0: P.o0[s], o1: P.o1[s], o2: P.o2[s], rl: P.rl[s], pl: P.pl[s]}
 }
 
 // quadCol is one listed collider of the four lanes: its bounding sphere
@@ -53,11 +62,11 @@ type boundCols struct {
 
 type quad struct {
 	part [quadMaxN]quadPart
-	// Each lane's step inputs, from particle 0; ps is the
-	// stride of its pk (see paramStride).
-	anim [4][]animated
-	pk   [4][]packed
-	ps   [4]int
+	// Each lane's packed step inputs, from particle 0 (its animated
+	// records are in part); ps is the stride of its pk (see
+	// paramStride).
+	pk [4][]packed
+	ps [4]int
 	// Each lane's first particle in the pool (quadable checked that its
 	// n particles are there).
 	pos, prev [4]*mgl32.Vec3
@@ -71,11 +80,13 @@ type quad struct {
 	// Stage A's position (before keep-length), for a lane the scalar code
 	// finishes.
 	ax, ay, az [4]float32
-	// Spill space of the SIMD kernel: the step inputs as columns.
+	// Spill space of the SIMD kernel: the packed step inputs as columns
+	// (t[5..12]; t[0..4] are unused, the animated records being columns
+	// of part).
 	t [16][4]float32
 	// Every lane's particles share one packed record (ps 0): run sets the
-	// kernel's parameter columns (t[5..12]) once, and the SSE kernel reads
-	// only the animated records.
+	// kernel's parameter columns (t[5..12]) once, and the SSE kernel
+	// reads no per-particle record.
 	shared bool
 
 	chains  [4]*Chain
@@ -126,25 +137,25 @@ func (c *boundCols) set(s int, b sphere) {
 	}
 }
 
-// StepsIn runs StepsIn on the four chains cs, each with its steps and
-// the shapes of its lane (Shapes). When the four are of one shape (same
-// rest data, no freeze axis, the same number of colliders, at most 8) and
-// take the same number of sub-steps, they are stepped side by side;
-// otherwise each alone. A nil chain is skipped.
-func (q *Quad) StepsIn(rest, sim *Particles, cs *[4]*Chain, steps *[4]int) {
-	if !useQuad || !quadable(rest, sim, cs, steps) {
+// StepsIn runs StepsIn on the four chains cs, each with its pose, its
+// steps and the shapes of its lane (Shapes). When the four are of one
+// shape (same rest data, no freeze axis, the same number of colliders, at
+// most 8) and take the same number of sub-steps, they are stepped side by
+// side; otherwise each alone. A nil chain is skipped.
+func (q *Quad) StepsIn(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose, steps *[4]int) {
+	if !useQuad || !quadable(rest, sim, cs, poses, steps) {
 		for s, c := range cs {
-			if c != nil {
-				StepsIn(rest, sim, c, steps[s], q.q.shapes[s])
+			if c != nil && poses[s] != nil {
+				StepsIn(rest, sim, c, poses[s], steps[s], q.q.shapes[s])
 			}
 		}
 		return
 	}
-	q.q.run(rest, sim, cs, steps[0])
+	q.q.run(rest, sim, cs, poses, steps[0])
 }
 
 // quadable reports whether the four chains can be stepped side by side.
-func quadable(rest, sim *Particles, cs *[4]*Chain, steps *[4]int) bool {
+func quadable(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose, steps *[4]int) bool {
 	c0 := cs[0]
 	if c0 == nil || steps[0] < 1 {
 		return false
@@ -152,12 +163,14 @@ func quadable(rest, sim *Particles, cs *[4]*Chain, steps *[4]int) bool {
 	n := c0.N
 	for s, c := range cs {
 		if c == nil || steps[s] != steps[0] || c.RestFirst != c0.RestFirst || c.N != n || !c.fits(n) ||
+			poses[s] == nil || !poseFits(*poses[s], c.maxBone) ||
 			c.freeze() != FreezeNone || len(c.Colliders) != len(c0.Colliders) ||
 			c.First < 0 || c.First+n > len(sim.Pos) || c.First+n > len(sim.Prev) || c.First+n > len(sim.Collided) {
 			return false
 		}
 	}
-	if n < 2 || n > quadMaxN || len(c0.Colliders) > maxCull || c0.RestFirst < 0 || c0.RestFirst+n > len(rest.Parent) {
+	if r := c0.RestFirst; n < 2 || n > quadMaxN || len(c0.Colliders) > maxCull || r < 0 ||
+		r+n > len(rest.Parent) || r+n > len(rest.Bone) || r+n > len(rest.Local) {
 		return false
 	}
 	// Parents first: the lanes share the rest data, so one check serves.
@@ -170,15 +183,27 @@ func quadable(rest, sim *Particles, cs *[4]*Chain, steps *[4]int) bool {
 }
 
 // run steps the four chains cs, quadable, steps sub-steps each.
-func (q *quad) run(rest, sim *Particles, cs *[4]*Chain, steps int) {
-	n := cs[0].N
-	parent := rest.Parent[cs[0].RestFirst : cs[0].RestFirst+n]
+func (q *quad) run(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose, steps int) {
+	n, r := cs[0].N, cs[0].RestFirst
+	parent := rest.Parent[r : r+n]
+	// What animate reads of the lanes' shared rest data.
+	p := Particles{Bone: rest.Bone[r : r+n], Parent: parent, Local: rest.Local[r : r+n]}
 	q.ncol = len(cs[0].Colliders)
 	q.shared = true
+	pathMax, ok := q.animate(&p, poses, n)
+	if !ok {
+		// A bone outside a lane's pose (rest data another chain's than
+		// the lanes' own): each alone, which leaves that lane alone.
+		for s, c := range cs {
+			StepsIn(rest, sim, c, poses[s], steps, q.shapes[s])
+		}
+		return
+	}
 	for s, c := range cs {
 		q.chains[s] = c
 		pk := c.packs()
-		q.anim[s], q.pk[s], q.ps[s] = c.anims()[:n], pk, paramStride(len(pk))
+		c.reach = reachOf(pathMax[s], c.rmax, c.scale)
+		q.pk[s], q.ps[s] = pk, paramStride(len(pk))
 		q.shared = q.shared && q.ps[s] == 0
 		q.pos[s], q.prev[s], q.hit[s] = &sim.Pos[c.First], &sim.Prev[c.First], &sim.Collided[c.First]
 	}
@@ -202,8 +227,131 @@ func (q *quad) run(rest, sim *Particles, cs *[4]*Chain, steps int) {
 		}
 	}
 	quadStore(q, n)
-	q.chains, q.anim, q.pk = [4]*Chain{}, [4][]animated{}, [4][]packed{}
+	q.chains, q.pk = [4]*Chain{}, [4][]packed{}
 	q.pos, q.prev, q.hit = [4]*mgl32.Vec3{}, [4]*mgl32.Vec3{}, [4]*bool{}
+}
+
+// animate writes the lanes' animated records for their first n particles
+// into the columns, with animate's operations, and returns each lane's
+// longest path; false if a bone is outside a lane's pose. The lanes share
+// p's rest data (quadable: parents first). quadAnimate takes the runs of
+// particles of a bone whose parent particle has one, quadAnimateEnd the
+// end particles under a bone, animateOne any other.
+func (q *quad) animate(p *Particles, poses *[4]*Pose, n int) (pathMax [4]float32, ok bool) {
+	bone, parent := p.Bone[:n], p.Parent[:n]
+	P0 := &q.part[0]
+	P0.o0, P0.o1, P0.o2, P0.rl, P0.pl = [4]float32{}, [4]float32{}, [4]float32{}, [4]float32{}, [4]float32{}
+	var lp quadPoses
+	lim := math.MaxInt32
+	for s, pose := range poses {
+		lim = min(lim, len(pose.WorldPos), len(pose.WorldRot), len(pose.WorldScale))
+		if lim == 0 {
+			return pathMax, false
+		}
+		lp.wp[s], lp.wr[s], lp.ws[s] = &pose.WorldPos[0], &pose.WorldRot[0], &pose.WorldScale[0]
+	}
+	lo := 1
+	for i := 1; i <= n; i++ {
+		var b, j, pb int
+		if i < n {
+			b, j = int(bone[i]), int(parent[i]) // j < i: quadable
+			pb = int(bone[j])
+			if b >= lim || pb >= lim {
+				return pathMax, false
+			}
+			if b >= 0 && pb >= 0 {
+				continue
+			}
+		}
+		if lo < i {
+			quadAnimate(q, &lp, &bone[0], &parent[0], lo, i, &pathMax)
+		}
+		switch {
+		case i == n:
+		case pb >= 0: // b < 0: an end particle
+			quadAnimateEnd(q, &lp, &p.Local[i], i, j, pb, &pathMax)
+		default:
+			q.animateOne(p, poses, i, &pathMax)
+		}
+		lo = i + 1
+	}
+	return pathMax, true
+}
+
+// quadPoses holds the lanes' pose arrays by their first element, for the
+// SIMD kernels.
+type quadPoses struct {
+	wp [4]*mgl32.Vec3
+	wr [4]*mgl32.Quat
+	ws [4]*mgl32.Vec3
+}
+
+// animateOne is animate's work on particle i of every lane.
+func (q *quad) animateOne(p *Particles, poses *[4]*Pose, i int, pathMax *[4]float32) {
+	b, j := p.Bone[i], int(p.Parent[i])
+	for s, pose := range poses {
+		var x mgl32.Vec3
+		if b >= 0 {
+			x = pose.WorldPos[b]
+		} else {
+			x = animAt(p, pose, i)
+		}
+		var o mgl32.Vec3
+		if pb := p.Bone[j]; pb >= 0 {
+			o = x.Sub(pose.WorldPos[pb])
+		} else {
+			o = x.Sub(animAt(p, pose, j))
+		}
+		q.record(s, i, j, o, pathMax)
+	}
+}
+
+// record is the end of animate's work on particle i (parent j) of lane s,
+// its offset o from the parent known.
+func (q *quad) record(s, i, j int, o mgl32.Vec3, pathMax *[4]float32) {
+	s &= 3
+	P, J := &q.part[i&(quadMaxN-1)], &q.part[j&(quadMaxN-1)]
+	l := sqrt32(o[0]*o[0] + o[1]*o[1] + o[2]*o[2])
+	pl := J.pl[s] + l
+	P.o0[s], P.o1[s], P.o2[s], P.rl[s], P.pl[s] = o[0], o[1], o[2], l, pl
+	if pl > pathMax[s] {
+		pathMax[s] = pl
+	}
+}
+
+// quadAnimateGo is animate's work, lane by lane, on particles lo..hi-1
+// (0 < lo), each of a bone whose parent particle has a bone, which every
+// lane's pose holds: the definition the SIMD kernel follows.
+func quadAnimateGo(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[4]float32) {
+	bs, ps := unsafe.Slice(bone, hi), unsafe.Slice(parent, hi)
+	for i := lo; i < hi; i++ {
+		j := int(ps[i])
+		for s := range 4 {
+			x := *lp.pos(s, int(bs[i]))
+			q.record(s, i, j, x.Sub(*lp.pos(s, int(bs[j]))), pathMax)
+		}
+	}
+}
+
+// quadAnimateEndGo is animate's work, lane by lane, on the end particle i
+// (at local in the parent bone's frame) whose parent j has bone pb, which
+// every lane's pose holds: animAt's end particle, minus the parent's
+// position.
+func quadAnimateEndGo(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[4]float32) {
+	l := local
+	for s := range 4 {
+		r := (*mgl32.Quat)(unsafe.Add(unsafe.Pointer(lp.wr[s]), 16*pb))
+		sc := (*mgl32.Vec3)(unsafe.Add(unsafe.Pointer(lp.ws[s]), 12*pb))
+		x0, x1, x2 := rotate(r.W, r.V[0], r.V[1], r.V[2], sc[0]*l[0], sc[1]*l[1], sc[2]*l[2])
+		p := lp.pos(s, pb)
+		x := p.Add(mgl32.Vec3{x0, x1, x2})
+		q.record(s, i, j, x.Sub(*p), pathMax)
+	}
+}
+
+// pos returns lane s's world position of bone b, which its pose holds.
+func (lp *quadPoses) pos(s, b int) *mgl32.Vec3 {
+	return (*mgl32.Vec3)(unsafe.Add(unsafe.Pointer(lp.wp[s&3]), 12*b))
 }
 
 // quadLoadGo copies the first n particles of the lanes' state (q.pos,
@@ -372,7 +520,7 @@ func (q *quad) finish(i, j int, m uint32) {
 		if m&(0x111<<s) == 0 {
 			continue
 		}
-		ka := &q.anim[s][i]
+		ka := P.anim(s)
 		p0, p1, p2 := J.x[s], J.y[s], J.z[s]
 		if m&(0x100<<s) != 0 {
 			// Not finite: the animated shape, as constrain falls back.
@@ -399,7 +547,8 @@ func (q *quad) finish(i, j int, m uint32) {
 
 // again is constrainer.again for lane s.
 func (q *quad) again(s, i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, touched bool) {
-	P, ka, r := &q.part[i&(quadMaxN-1)], &q.anim[s][i], q.pk[s][i*q.ps[s]].r
+	P, r := &q.part[i&(quadMaxN-1)], q.pk[s][i*q.ps[s]].r
+	ka := P.anim(s)
 	if q.hits(s, mask, x0, x1, x2, r) {
 		y0, y1, y2, moved := q.push(s, mask, x0, x1, x2, r)
 		if moved {
@@ -427,7 +576,7 @@ func quadKernelGo(q *quad, i, j int) uint32 {
 	P, J := &q.part[i&(quadMaxN-1)], &q.part[j&(quadMaxN-1)]
 	var m uint32
 	for s := range 4 {
-		ka, kp := &q.anim[s][i], &q.pk[s][i*q.ps[s]]
+		ka, kp := P.anim(s), &q.pk[s][i*q.ps[s]]
 		// Integrate.
 		x0, x1, x2 := P.x[s], P.y[s], P.z[s]
 		a := kp.inert
@@ -484,14 +633,10 @@ func quadKernelGo(q *quad, i, j int) uint32 {
 	return m
 }
 
-// The SSE kernel reads an animated record as 5 consecutive float32 and a
-// packed one as 8, in this order, and a quadPart as 8 columns. Each index
+// The SSE kernel reads a packed record as 8 consecutive float32, in this
+// order, and a quadPart as 13 columns. Each index
 // below is a constant that must be 0: any other value fails to compile.
 var (
-	_ = [1]struct{}{}[unsafe.Offsetof(animated{}.o0)]
-	_ = [1]struct{}{}[unsafe.Offsetof(animated{}.rl)-12]
-	_ = [1]struct{}{}[unsafe.Offsetof(animated{}.pl)-16]
-	_ = [1]struct{}{}[unsafe.Sizeof(animated{})-20]
 	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.r)]
 	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.e)-4]
 	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.sk)-8]
@@ -501,5 +646,5 @@ var (
 	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.fsHit)-24]
 	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.inert)-28]
 	_ = [1]struct{}{}[unsafe.Sizeof(packed{})-32]
-	_ = [1]struct{}{}[unsafe.Sizeof(quadPart{})-128]
+	_ = [1]struct{}{}[unsafe.Sizeof(quadPart{})-208]
 )

@@ -29,6 +29,15 @@ func quadLoad(q *quad, n int)
 //go:noescape
 func quadStore(q *quad, n int)
 
+// quadAnimate is quadAnimateGo and quadAnimateEnd quadAnimateEndGo: the
+// same operations, so the same bits.
+//
+//go:noescape
+func quadAnimate(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[4]float32)
+
+//go:noescape
+func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[4]float32)
+
 // quadCull is quadCullGo.
 //
 //go:noescape

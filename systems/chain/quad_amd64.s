@@ -135,12 +135,13 @@ TEXT ·quadStore(SB), NOSPLIT, $0-16
 	IMULQ AX, r; \
 	ADDQ  (quad_pk+24*(s))(DI), r
 
-// The animated and packed fields' columns in q.t.
-#define T_O0 (quad_t+16*0)(DI)
-#define T_O1 (quad_t+16*1)(DI)
-#define T_O2 (quad_t+16*2)(DI)
-#define T_RL (quad_t+16*3)(DI)
-#define T_PL (quad_t+16*4)(DI)
+// The animated record's columns in the particle (SI), and the packed
+// fields' columns in q.t.
+#define T_O0 quadPart_o0(SI)
+#define T_O1 quadPart_o1(SI)
+#define T_O2 quadPart_o2(SI)
+#define T_RL quadPart_rl(SI)
+#define T_PL quadPart_pl(SI)
 #define T_R (quad_t+16*5)(DI)
 #define T_E (quad_t+16*6)(DI)
 #define T_SK (quad_t+16*7)(DI)
@@ -216,26 +217,6 @@ TEXT ·quadKernel(SB), NOSPLIT, $0-28
 	MOVQ q+0(FP), DI
 	MOVQ i+8(FP), CX
 	MOVQ j+16(FP), DX
-
-	// The lanes' animated records at i (R8..R11), as columns in q.t.
-	IMUL3Q $animated__size, CX, AX
-	MOVQ   (quad_anim+0)(DI), R8
-	ADDQ   AX, R8
-	MOVQ   (quad_anim+24)(DI), R9
-	ADDQ   AX, R9
-	MOVQ   (quad_anim+48)(DI), R10
-	ADDQ   AX, R10
-	MOVQ   (quad_anim+72)(DI), R11
-	ADDQ   AX, R11
-	ROWS(0, 0)
-	MOVSS    16(R8), X0
-	MOVSS    16(R9), X1
-	MOVSS    16(R10), X2
-	MOVSS    16(R11), X3
-	UNPCKLPS X1, X0
-	UNPCKLPS X3, X2
-	MOVLHPS  X2, X0
-	MOVUPS   X0, T_PL
 
 	// Their packed records at i*ps (one shared record: ps 0), unless run
 	// has set their columns once for all particles.
@@ -569,4 +550,204 @@ cull:
 	JNZ  cull
 
 culled:
+	RET
+
+// LANEPOS loads lane position rows for the bone at byte offset off (12
+// per bone) of the lanes' world positions (R8..R11) and turns them into
+// columns x, y, z; clobbers X0..X5.
+#define LANEPOS(off, x, y, z) \
+	LOADV3I(R8, off, X0, X4); \
+	LOADV3I(R9, off, X1, X4); \
+	LOADV3I(R10, off, X2, X4); \
+	LOADV3I(R11, off, X3, X4); \
+	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
+	MOVAPS X1, x; \
+	MOVAPS X5, y; \
+	MOVAPS X3, z
+
+// RECORD stores particle i's (CX) animated record, o in X6..X8 and its
+// parent particle j in DX, and takes its path into pathMax (X14):
+// l = sqrt(o0*o0 + o1*o1 + o2*o2) (X9), pl = the parent's pl + l (X10),
+// pathMax = pl > pathMax ? pl : pathMax. Clobbers DX, SI, X0.
+#define RECORD \
+	MOVAPS X6, X9; \
+	MULPS  X6, X9; \
+	MOVAPS X7, X0; \
+	MULPS  X7, X0; \
+	ADDPS  X0, X9; \
+	MOVAPS X8, X0; \
+	MULPS  X8, X0; \
+	ADDPS  X0, X9; \
+	SQRTPS X9, X9; \
+	IMUL3Q $quadPart__size, DX, DX; \
+	MOVUPS (quad_part+quadPart_pl)(DI)(DX*1), X10; \
+	ADDPS  X9, X10; \
+	IMUL3Q $quadPart__size, CX, SI; \
+	LEAQ   quad_part(DI)(SI*1), SI; \
+	MOVUPS X6, quadPart_o0(SI); \
+	MOVUPS X7, quadPart_o1(SI); \
+	MOVUPS X8, quadPart_o2(SI); \
+	MOVUPS X9, quadPart_rl(SI); \
+	MOVUPS X10, quadPart_pl(SI); \
+	MAXPS  X14, X10; \
+	MOVAPS X10, X14
+
+// func quadAnimate(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[4]float32)
+TEXT ·quadAnimate(SB), NOSPLIT, $0-56
+	MOVQ   q+0(FP), DI
+	MOVQ   lp+8(FP), AX
+	MOVQ   (quadPoses_wp+0)(AX), R8
+	MOVQ   (quadPoses_wp+8)(AX), R9
+	MOVQ   (quadPoses_wp+16)(AX), R10
+	MOVQ   (quadPoses_wp+24)(AX), R11
+	MOVQ   bone+16(FP), R12
+	MOVQ   parent+24(FP), R13
+	MOVQ   lo+32(FP), CX
+	MOVQ   hi+40(FP), R14
+	MOVQ   pathMax+48(FP), AX
+	MOVUPS (AX), X14
+	CMPQ   CX, R14
+	JGE    animated
+
+animate:
+	// The parent particle j (DX) and its bone's offset (BX), the
+	// particle's bone's offset (AX).
+	MOVLQSX (R13)(CX*4), DX
+	MOVLQSX (R12)(DX*4), BX
+	IMUL3Q  $12, BX, BX
+	MOVLQSX (R12)(CX*4), AX
+	IMUL3Q  $12, AX, AX
+
+	// o = x - parent's x (X6..X8).
+	LANEPOS(BX, X9, X10, X11)
+	LANEPOS(AX, X6, X7, X8)
+	SUBPS X9, X6
+	SUBPS X10, X7
+	SUBPS X11, X8
+
+	RECORD
+	INCQ CX
+	CMPQ CX, R14
+	JLT  animate
+
+animated:
+	MOVQ   pathMax+48(FP), AX
+	MOVUPS X14, (AX)
+	RET
+
+// func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[4]float32)
+TEXT ·quadAnimateEnd(SB), NOSPLIT, $0-56
+	MOVQ q+0(FP), DI
+	MOVQ lp+8(FP), BX
+	MOVQ (quadPoses_wp+0)(BX), R8
+	MOVQ (quadPoses_wp+8)(BX), R9
+	MOVQ (quadPoses_wp+16)(BX), R10
+	MOVQ (quadPoses_wp+24)(BX), R11
+	MOVQ pb+40(FP), CX
+	IMUL3Q $12, CX, R12
+	SHLQ   $4, CX
+
+	// The parent bone's position (X9..X11), rotation w, x, y, z
+	// (X12..X15; a Quat is W first) and scale (X1, X5, X3).
+	LANEPOS(R12, X9, X10, X11)
+	MOVQ   (quadPoses_wr+0)(BX), AX
+	MOVUPS (AX)(CX*1), X0
+	MOVQ   (quadPoses_wr+8)(BX), AX
+	MOVUPS (AX)(CX*1), X1
+	MOVQ   (quadPoses_wr+16)(BX), AX
+	MOVUPS (AX)(CX*1), X2
+	MOVQ   (quadPoses_wr+24)(BX), AX
+	MOVUPS (AX)(CX*1), X3
+	TRANSPOSE(X0, X1, X2, X3, X4, X5)
+	MOVAPS X1, X12
+	MOVAPS X5, X13
+	MOVAPS X3, X14
+	MOVAPS X2, X15
+	MOVQ   (quadPoses_ws+0)(BX), AX
+	LOADV3I(AX, R12, X0, X4)
+	MOVQ   (quadPoses_ws+8)(BX), AX
+	LOADV3I(AX, R12, X1, X4)
+	MOVQ   (quadPoses_ws+16)(BX), AX
+	LOADV3I(AX, R12, X2, X4)
+	MOVQ   (quadPoses_ws+24)(BX), AX
+	LOADV3I(AX, R12, X3, X4)
+	TRANSPOSE(X0, X1, X2, X3, X4, X5)
+
+	// v = scale * local (X6..X8).
+	MOVQ   local+16(FP), AX
+	MOVSS  0(AX), X6
+	SHUFPS $0, X6, X6
+	MULPS  X1, X6
+	MOVSS  4(AX), X7
+	SHUFPS $0, X7, X7
+	MULPS  X5, X7
+	MOVSS  8(AX), X8
+	SHUFPS $0, X8, X8
+	MULPS  X3, X8
+
+	// rotate: t = 2 (q.V x v) (X3..X5); r = v + w t + q.V x t (X0, X2, X1).
+	MOVAPS X14, X3
+	MULPS  X8, X3
+	MOVAPS X15, X0
+	MULPS  X7, X0
+	SUBPS  X0, X3
+	ADDPS  X3, X3
+	MOVAPS X15, X4
+	MULPS  X6, X4
+	MOVAPS X13, X0
+	MULPS  X8, X0
+	SUBPS  X0, X4
+	ADDPS  X4, X4
+	MOVAPS X13, X5
+	MULPS  X7, X5
+	MOVAPS X14, X0
+	MULPS  X6, X0
+	SUBPS  X0, X5
+	ADDPS  X5, X5
+	MOVAPS X12, X0
+	MULPS  X3, X0
+	ADDPS  X6, X0
+	MOVAPS X14, X1
+	MULPS  X5, X1
+	ADDPS  X1, X0
+	MOVAPS X15, X1
+	MULPS  X4, X1
+	SUBPS  X1, X0
+	MOVAPS X12, X2
+	MULPS  X4, X2
+	ADDPS  X7, X2
+	MOVAPS X15, X1
+	MULPS  X3, X1
+	ADDPS  X1, X2
+	MOVAPS X13, X1
+	MULPS  X5, X1
+	SUBPS  X1, X2
+	MOVAPS X12, X1
+	MULPS  X5, X1
+	ADDPS  X8, X1
+	MOVAPS X13, X6
+	MULPS  X4, X6
+	ADDPS  X6, X1
+	MOVAPS X14, X6
+	MULPS  X3, X6
+	SUBPS  X6, X1
+
+	// The end particle at position + r; o is that minus the position.
+	ADDPS X9, X0
+	ADDPS X10, X2
+	ADDPS X11, X1
+	SUBPS X9, X0
+	SUBPS X10, X2
+	SUBPS X11, X1
+	MOVAPS X0, X6
+	MOVAPS X2, X7
+	MOVAPS X1, X8
+
+	MOVQ   i+24(FP), CX
+	MOVQ   j+32(FP), DX
+	MOVQ   pathMax+48(FP), AX
+	MOVUPS (AX), X14
+	RECORD
+	MOVQ   pathMax+48(FP), AX
+	MOVUPS X14, (AX)
 	RET

@@ -15,5 +15,13 @@ func quadStore(q *quad, n int) { quadStoreGo(q, n) }
 
 func quadCull(q *quad, reach *[4]float32) { quadCullGo(q, reach) }
 
+func quadAnimate(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[4]float32) {
+	quadAnimateGo(q, lp, bone, parent, lo, hi, pathMax)
+}
+
+func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[4]float32) {
+	quadAnimateEndGo(q, lp, local, i, j, pb, pathMax)
+}
+
 // applyKernel leaves every lane to turn.
 func applyKernel(a *applyQuad, i, j, pb, b int, end *mgl32.Vec3) uint32 { return 0xf }

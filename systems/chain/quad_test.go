@@ -73,6 +73,11 @@ func newQuadLanesWith(t *testing.T, mode StepMode, plane bool, tweak func(s int,
 	return l
 }
 
+// poses returns the lanes' poses, as Quad.StepsIn takes them.
+func (l *quadLanes) poses() *[4]*Pose {
+	return &[4]*Pose{&l.rigs[0].pose, &l.rigs[1].pose, &l.rigs[2].pose, &l.rigs[3].pose}
+}
+
 // frame moves lane s's character (each its own way, lane 3 turning fast)
 // and prepares both copies of its chain; it returns the sub-steps.
 func (l *quadLanes) frame(t *testing.T, f int, dt float32) [4]int {
@@ -104,13 +109,13 @@ func (l *quadLanes) frame(t *testing.T, f int, dt float32) [4]int {
 func (l *quadLanes) stepBoth(t *testing.T, f int, dt float32, q *Quad, cs *[4]*Chain) (quad, touched int) {
 	t.Helper()
 	steps := l.frame(t, f, dt)
-	if quadable(l.a, l.a, cs, &steps) {
+	if quadable(l.a, l.a, cs, l.poses(), &steps) {
 		quad = 1
 	}
 	q.Shapes(&l.shapes)
-	q.StepsIn(l.a, l.a, cs, &steps)
+	q.StepsIn(l.a, l.a, cs, l.poses(), &steps)
 	for s := range cs {
-		StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
+		StepsIn(l.b, l.b, &l.cb[s], &l.rigs[s].pose, steps[s], l.shapes[s])
 	}
 	for i := range l.a.Pos {
 		if l.a.Pos[i] != l.b.Pos[i] || l.a.Prev[i] != l.b.Prev[i] || l.a.Collided[i] != l.b.Collided[i] {
@@ -248,9 +253,9 @@ func TestQuadRepairsANonFiniteLane(t *testing.T) {
 			}
 		}
 		q.Shapes(&l.shapes)
-		q.StepsIn(l.a, l.a, &cs, &steps)
+		q.StepsIn(l.a, l.a, &cs, l.poses(), &steps)
 		for s := range cs {
-			StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
+			StepsIn(l.b, l.b, &l.cb[s], &l.rigs[s].pose, steps[s], l.shapes[s])
 		}
 		for i := range l.a.Pos {
 			if !sameBits(l.a.Pos[i], l.b.Pos[i]) || !sameBits(l.a.Prev[i], l.b.Prev[i]) {
@@ -276,13 +281,13 @@ func TestQuadFallsBackToStepsIn(t *testing.T) {
 	cs := [4]*Chain{&l.ca[0], &l.ca[1], &l.ca[2], &l.ca[3]}
 	for f := 0; f < 20; f++ {
 		steps := l.frame(t, f, 1.0/60)
-		if quadable(l.a, l.a, &cs, &steps) {
+		if quadable(l.a, l.a, &cs, l.poses(), &steps) {
 			t.Fatal("a chain with a freeze axis was taken into a quad")
 		}
 		q.Shapes(&l.shapes)
-		q.StepsIn(l.a, l.a, &cs, &steps)
+		q.StepsIn(l.a, l.a, &cs, l.poses(), &steps)
 		for s := range cs {
-			StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
+			StepsIn(l.b, l.b, &l.cb[s], &l.rigs[s].pose, steps[s], l.shapes[s])
 		}
 		for i := range l.a.Pos {
 			if l.a.Pos[i] != l.b.Pos[i] {
@@ -325,9 +330,9 @@ func FuzzQuadMatchesStepsIn(f *testing.F) {
 		for f := 0; f < 40; f++ {
 			steps := l.frame(t, f, dt)
 			q.Shapes(&l.shapes)
-			q.StepsIn(l.a, l.a, &cs, &steps)
+			q.StepsIn(l.a, l.a, &cs, l.poses(), &steps)
 			for s := range cs {
-				StepsIn(l.b, l.b, &l.cb[s], steps[s], l.shapes[s])
+				StepsIn(l.b, l.b, &l.cb[s], &l.rigs[s].pose, steps[s], l.shapes[s])
 			}
 			for i := range l.a.Pos {
 				if !sameBits(l.a.Pos[i], l.b.Pos[i]) || !sameBits(l.a.Prev[i], l.b.Prev[i]) || l.a.Collided[i] != l.b.Collided[i] {
@@ -398,6 +403,71 @@ func TestQuadCullMatchesGo(t *testing.T) {
 		for s := range 4 {
 			if math.Float32bits(a.clReach[s]) != math.Float32bits(reach[s]) || math.Float32bits(b.clReach[s]) != math.Float32bits(reach[s]) {
 				t.Fatalf("trial %d lane %d: culled for %v and %v, want %v", trial, s, a.clReach[s], b.clReach[s], reach[s])
+			}
+		}
+	}
+}
+
+// The quad derives each lane's animated records from its pose with the
+// bits animate gives the lane alone: runs of bones, end particles (through
+// the rotation of their parent bone), a particle under an end particle,
+// and a bone outside a lane's pose (reported, as animate reports it), on
+// random poses with non-unit rotations, negative scales and non-finite
+// values.
+func TestQuadAnimateMatchesAnimate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	p := &Particles{
+		Bone:   []int32{3, 4, 5, 6, -1, 7, 8, -1, 9, 10, 11},
+		Parent: []int32{-1, 0, 1, 2, 3, 2, 5, 6, 7, 8, 9},
+		Local:  make([]mgl32.Vec3, 11),
+	}
+	n := len(p.Bone)
+	f := func(k float32) float32 { return k * (2*rng.Float32() - 1) }
+	for trial := range 200 {
+		for i := range p.Local {
+			p.Local[i] = mgl32.Vec3{f(0.2), f(0.2), f(0.2)}
+		}
+		var poses [4]*Pose
+		for s := range poses {
+			nb := 12
+			if trial%5 == 4 && s == 2 {
+				nb = 11 // bone 11 is not in lane 2's pose: the scalar code's
+			}
+			pose := &Pose{WorldPos: make([]mgl32.Vec3, nb), WorldRot: make([]mgl32.Quat, nb), WorldScale: make([]mgl32.Vec3, nb)}
+			for b := range nb {
+				pose.WorldPos[b] = mgl32.Vec3{f(2), f(2), f(2)}
+				pose.WorldRot[b] = mgl32.Quat{W: f(1.2), V: mgl32.Vec3{f(1.2), f(1.2), f(1.2)}}
+				pose.WorldScale[b] = mgl32.Vec3{f(2), f(2), f(2)}
+			}
+			if trial%7 == 3 {
+				pose.WorldPos[rng.IntN(nb)][rng.IntN(3)] = float32(math.NaN())
+				pose.WorldRot[rng.IntN(nb)].V[rng.IntN(3)] = float32(math.Inf(1))
+			}
+			poses[s] = pose
+		}
+		var q quad
+		pathMax, ok := q.animate(p, &poses, n)
+		if short := trial%5 == 4; ok == short {
+			t.Fatalf("trial %d: animate reports %v with a bone outside a pose: %v", trial, ok, short)
+		}
+		for s, pose := range poses {
+			an := make([]animated, n)
+			want, aok := animate(an, p, pose)
+			if aok != (len(pose.WorldPos) == 12) {
+				t.Fatalf("trial %d lane %d: animate alone reports %v with %d bones", trial, s, aok, len(pose.WorldPos))
+			}
+			if !ok {
+				continue
+			}
+			if math.Float32bits(pathMax[s]) != math.Float32bits(want) {
+				t.Fatalf("trial %d lane %d: longest path %v, alone %v", trial, s, pathMax[s], want)
+			}
+			for i := range n {
+				got := q.part[i].anim(s)
+				if !sameBits(mgl32.Vec3{got.o0, got.o1, got.o2}, mgl32.Vec3{an[i].o0, an[i].o1, an[i].o2}) ||
+					math.Float32bits(got.rl) != math.Float32bits(an[i].rl) || math.Float32bits(got.pl) != math.Float32bits(an[i].pl) {
+					t.Fatalf("trial %d lane %d particle %d: %+v, alone %+v", trial, s, i, got, an[i])
+				}
 			}
 		}
 	}

@@ -36,7 +36,7 @@ func newApplyLanes(t *testing.T, rig func() *testRig, d Desc, frames int) *apply
 			r.obj.ObjectRot = mgl32.QuatRotate(float32(0.5*math.Sin(tm)), mgl32.Vec3{0, 1, 0})
 			r.animate()
 			n := PrepareIn(l.pool, l.pool, l.cs[s], &r.pose, &r.obj)
-			StepsIn(l.pool, l.pool, l.cs[s], n, nil)
+			StepsIn(l.pool, l.pool, l.cs[s], &r.pose, n, nil)
 		}
 	}
 	for _, r := range l.rigs {

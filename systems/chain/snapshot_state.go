@@ -6,10 +6,11 @@ import "github.com/go-gl/mathgl/mgl32"
 // besides its particles' Pos, Prev and Collided: what a world snapshot
 // saves. The rest of a Chain is set-up (settings, rest lengths, the
 // particles' parameters and largest radius, which Refresh derives from the
-// settings, and the arrays' sizing) or is written by Prepare before every use in a frame (the
-// movement, force, weight, scale, reach, step mode, lengths and count, the
-// animated pose of the particles, the freeze-plane normals, the culled
-// colliders, the root's start in Variable mode); the cosine of the teleport angle is a
+// settings, and the arrays' sizing) or is written by Prepare (or the step)
+// before every use in a frame (the movement, force, weight, scale, reach,
+// step mode, lengths and count, the root's animated position, the
+// freeze-plane normals, the culled colliders, the root's start in Variable
+// mode); the cosine of the teleport angle is a
 // cache of the settings, recomputed when they differ, and the packed step
 // parameters are a cache of the settings, weight, scale and step length
 // (SetState drops it, so the next Prepare packs afresh).

@@ -9,16 +9,26 @@ import (
 // SkipUpdate is DynamicBone's update for a frame in which no step runs:
 // particles are carried by the character's movement, then only the
 // stiffness limit and the bone lengths are enforced, so that the chain
-// follows the animation without advancing the simulation.
-func SkipUpdate(p Particles, c *Chain) { skipUpdate(&p, c) }
+// follows the animation without advancing the simulation. It reads the
+// animated pose from pose, as Constrain does.
+func SkipUpdate(p Particles, c *Chain, pose Pose) {
+	var buf [stackRecords]animated
+	an, lent := borrow(buf[:], len(p.Pos))
+	if c.animateIn(an, &p, &pose) {
+		skipUpdate(&p, c, an)
+	}
+	giveBack(lent)
+}
 
-func skipUpdate(p *Particles, c *Chain) {
+// skipUpdate is SkipUpdate with the animated records an (animateIn's).
+func skipUpdate(p *Particles, c *Chain, an []animated) {
 	n := len(p.Pos)
-	if !c.fits(n) {
+	if !c.fits(n) || len(an) < n {
 		return // not the chain's particles
 	}
 	pk := c.packs()
-	pos, prev, parent, an, ps := p.Pos[:n], p.Prev[:n], p.Parent[:n], c.anims()[:n], paramStride(len(pk))
+	pos, prev, parent, ps := p.Pos[:n], p.Prev[:n], p.Parent[:n], paramStride(len(pk))
+	an = an[:n]
 	prev[0] = pos[0]
 	pos[0] = c.animRoot
 	m0, m1, m2 := c.move[0], c.move[1], c.move[2]

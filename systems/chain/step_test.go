@@ -45,9 +45,9 @@ func TestStepEqualsIntegrateThenConstrain(t *testing.T) {
 						t.Fatalf("frame %d chain %d: %d and %d sub-steps", f, k, na, nb)
 					}
 					for s := 0; s < na; s++ {
-						Step(pa, ca, s, a.shapes)
+						Step(pa, ca, a.rig.pose, s, a.shapes)
 						Integrate(pb, cb, s)
-						Constrain(pb, cb, b.shapes)
+						Constrain(pb, cb, b.rig.pose, b.shapes)
 					}
 					for i := range pa.Pos {
 						if pa.Pos[i] != pb.Pos[i] || pa.Prev[i] != pb.Prev[i] || pa.Collided[i] != pb.Collided[i] {
@@ -167,11 +167,11 @@ func TestColliderAfterAPushIsNotCulled(t *testing.T) {
 func TestRefreshReachesTheNextStep(t *testing.T) {
 	s := still()
 	s.Damping = 0
-	_, p, c := onePendulum(t, s)
+	r, p, c := onePendulum(t, s)
 	p.Pos[1], p.Prev[1] = mgl32.Vec3{0, -1, 0}, mgl32.Vec3{0.1, -1, 0}
 	c.Settings.Damping = 1 // keeps no velocity
 	Refresh(p, c)
-	Step(p, c, 1, nil)
+	Step(p, c, r.pose, 1, nil)
 	assertVec(t, "Pos", p.Pos[1], mgl32.Vec3{0, -1, 0}, 1e-6)
 }
 
@@ -185,8 +185,8 @@ func TestKernelsIgnoreAnotherRange(t *testing.T) {
 	short := pool.Slice(0, 2)
 	before := append([]mgl32.Vec3(nil), pool.Pos...)
 	Integrate(short, c, 0)
-	Constrain(short, c, nil)
-	Step(short, c, 0, nil)
+	Constrain(short, c, r.pose, nil)
+	Step(short, c, r.pose, 0, nil)
 	if n := Prepare(short, c, r.pose, &r.obj); n != -1 {
 		t.Errorf("Prepare on another range = %d, want -1", n)
 	}
@@ -218,7 +218,7 @@ func TestSkipUpdateCarriesAndLimits(t *testing.T) {
 			prev := append([]mgl32.Vec3(nil), p.Prev...)
 			for n := r.prepare(p, c); n != 0; n = r.prepare(p, c) {
 				for k := 0; k < n; k++ {
-					Step(p, c, k, nil)
+					Step(p, c, r.pose, k, nil)
 				}
 				r.obj.ObjectPos = r.obj.ObjectPos.Add(move)
 				before = append(before[:0], p.Pos...)
@@ -230,16 +230,18 @@ func TestSkipUpdateCarriesAndLimits(t *testing.T) {
 					p.Pos[i] = p.Pos[i].Add(mgl32.Vec3{0.1, 0, 0.05}.Mul(float32(i)))
 				}
 			}
-			SkipUpdate(p, c)
+			SkipUpdate(p, c, r.pose)
+			anim := AnimatedPositions(nil, p, r.pose)
 			for i := 1; i < p.Len(); i++ {
+				o := anim[i].Sub(anim[i-1]) // the animated offset from the parent
 				want := before[i].Add(move)
 				if tc.stiffness == 1 {
-					want = p.Pos[i-1].Add(mgl32.Vec3{c.anims()[i].o0, c.anims()[i].o1, c.anims()[i].o2}) // the animated shape
+					want = p.Pos[i-1].Add(o) // the animated shape
 				}
 				assertVec(t, "particle", p.Pos[i], want, 1e-5)
 				assertVec(t, "previous", p.Prev[i], prev[i].Add(move), 1e-5)
-				if l := p.Pos[i].Sub(p.Pos[i-1]).Len(); math.Abs(float64(l-c.anims()[i].rl)) > 1e-5 {
-					t.Errorf("particle %d: length %v, want %v", i, l, c.anims()[i].rl)
+				if l := p.Pos[i].Sub(p.Pos[i-1]).Len(); math.Abs(float64(l-o.Len())) > 1e-5 {
+					t.Errorf("particle %d: length %v, want %v", i, l, o.Len())
 				}
 			}
 		})

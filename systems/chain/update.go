@@ -11,16 +11,13 @@ import (
 // PlaceColliders); the chain uses those listed in c.Colliders.
 func Update(p Particles, c *Chain, pose Pose, shapes []collide.Shape, f *Frame) int {
 	n := prepare(&p, c, &pose, f)
-	switch {
-	case n < 0:
+	if n < 0 {
 		return -1
-	case n == 0:
-		SkipUpdate(p, c)
-	default:
-		for s := 0; s < n; s++ {
-			step(&p, c, s, shapes)
-		}
 	}
+	var buf [stackRecords]animated
+	an, lent := borrow(buf[:], len(p.Pos))
+	steps(&p, c, &pose, n, shapes, an)
+	giveBack(lent)
 	return Apply(p, c, pose)
 }
 
