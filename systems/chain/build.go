@@ -191,7 +191,6 @@ func Refresh(p Particles, c *Chain) {
 			c.rmax = r
 		}
 	}
-	c.gravity = mathx.InvRotate(c.restRot, s.Gravity)
 	c.packOK = false
 	if c.started {
 		pack(c) // the step reads its copies: they follow at once, not at the next Prepare

@@ -59,6 +59,7 @@ type Chain struct {
 	sized       int32 // particles the arrays were sized for by Refresh; 0: not sized
 	perParticle bool  // pk and params hold sized records, not one
 	variable    bool  // Settings.Mode is Variable this frame
+	steps       uint8 // sub-steps this frame (at most MaxSubStepsLimit); read in Variable mode
 
 	// Per frame, written by Prepare.
 	move     mgl32.Vec3 // character movement to apply on the first sub-step
@@ -67,17 +68,15 @@ type Chain struct {
 	reach    float32    // farthest any particle can be from the root (collider culling); written by the step
 	h        float32    // step length in seconds (Variable mode)
 
-	// Read by the step in Variable mode only.
+	// Read by the step in Variable mode only (and steps, above).
 	rootFrom mgl32.Vec3 // root particle at the start of the frame
 	prevH    float32    // the last step's length
-	steps    int32      // sub-steps this frame
+
+	total float32 // rest length of the longest root-to-tip path
 
 	Settings Settings
 
-	total   float32    // rest length of the longest root-to-tip path
 	restRot mgl32.Quat // the root bone's rest rotation (model space)
-	gravity mgl32.Vec3 // Settings.Gravity in the root bone's rest space
-	maxBone int32      // largest bone index used, checked against the pose
 
 	acc float64 // the Clock's accumulator: time not yet simulated, seconds
 
@@ -88,23 +87,21 @@ type Chain struct {
 	weight float32
 	t      float32 // step length in units of 1/UpdateRate (1 in Fixed mode)
 
-	params *Params // the particles' parameters (see pk)
-	rmax   float32 // the largest particle radius past the root, unscaled
+	params  *Params // the particles' parameters (see pk)
+	rmax    float32 // the largest particle radius past the root, unscaled
+	maxBone int32   // largest bone index used, checked against the pose
 
 	turnAngle, turnCos float32 // Settings.TeleportAngle and the cosine of its half
 
-	// What pk's step parameters were packed for (see packCurrent).
-	packT, packW, packS float32
-	packOK              bool
+	packOK bool // pk holds params packed for t, weight and scale
 
 	started bool // objPos/objRot hold a previous frame
 	off     bool // not simulated last frame (weight 0 or distant)
 	reset   bool // return to the animated pose at the next Prepare
 
-	// Pads the record to six cache lines, so that in an array of chains
-	// (the store's, 64-byte aligned) every record's first two lines, the
-	// step's, are two whole lines.
-	_ [24]byte
+	// The record is five whole cache lines (TestStepFieldsInTwoCacheLines),
+	// so that in an array of chains (the store's, 64-byte aligned) every
+	// record's first two lines, the step's, are two whole lines.
 }
 
 // Params are one particle's parameters: its chain's Settings times its

@@ -81,13 +81,6 @@ type packed struct {
 	inert                    float32
 }
 
-// packCurrent reports whether the packed step parameters were written for
-// this frame's step length, weight and object scale. They seldom change, so
-// Prepare repacks only when one does (or Refresh ran).
-func (c *Chain) packCurrent() bool {
-	return c.packOK && c.t == c.packT && c.weight == c.packW && c.scale == c.packS
-}
-
 // pack writes the packed step parameters from the particles' parameters,
 // the weight, the object scale and the step length.
 func pack(c *Chain) {
@@ -95,7 +88,7 @@ func pack(c *Chain) {
 	if len(pk) == 0 {
 		return // not sized by Refresh
 	}
-	c.packOK, c.packT, c.packW, c.packS = true, c.t, c.weight, c.scale
+	c.packOK = true
 	params = params[:len(pk)]
 	t, w, scale := c.t, c.weight, c.scale
 	inf := float32(math.Inf(1))

@@ -32,6 +32,9 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 		// ResetParticlesPosition when weight or distance re-enables it).
 		c.off, c.reset = false, true
 	}
+	// The step length, weight and object scale pk was packed for (when
+	// packOK): every Prepare that writes them packs if one changes.
+	t0, w0, s0 := c.t, c.weight, c.scale
 	c.weight = mathx.Clamp01(s.Weight)
 	c.scale = maxAbs(f.ObjectScale)
 
@@ -74,9 +77,11 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 		c.t = 1
 		steps = clock.Fixed(f.Dt)
 	}
-	c.acc, c.steps = clock.acc, int32(steps)
+	c.acc, c.steps = clock.acc, uint8(steps) // clock.MaxSteps <= MaxSubStepsLimit
 
-	if !c.packCurrent() {
+	// They seldom change, so pk is repacked only when one does (or
+	// Refresh ran). NaN compares unequal: repacked every frame.
+	if !c.packOK || c.t != t0 || c.weight != w0 || c.scale != s0 {
 		pack(c)
 	}
 	prepareAnim(p, c, pose, c.freeze(), reset)
@@ -86,8 +91,9 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 	// That part is g (g·restG)/|g|², restG having g's length: no root.
 	g := s.Gravity
 	if g2 := mathx.Dot(g, g); g2 > mathx.Epsilon {
+		rg := mathx.InvRotate(c.restRot, g) // g in the root bone's rest space
 		q := &pose.WorldRot[p.Bone[0]]
-		r0, r1, r2 := rotate(q.W, q.V[0], q.V[1], q.V[2], c.gravity[0], c.gravity[1], c.gravity[2])
+		r0, r1, r2 := rotate(q.W, q.V[0], q.V[1], q.V[2], rg[0], rg[1], rg[2])
 		if k := (g[0]*r0 + g[1]*r1 + g[2]*r2) / g2; k > 0 {
 			g = mgl32.Vec3{g[0] - g[0]*k, g[1] - g[1]*k, g[2] - g[2]*k}
 		}

@@ -87,10 +87,8 @@ type Settings struct {
 	// direction of gravity, seen from the root bone) is removed.
 	Gravity, Force mgl32.Vec3
 
-	Freeze FreezeAxis
 	Weight float32 // blend: 0 = animated pose, 1 = full simulation
 
-	Mode       StepMode
 	UpdateRate float32 // steps per second; 0 = one step per frame (Fixed) or 60 (Variable)
 	// MaxSubSteps caps the steps of one frame (a hitch is not caught up);
 	// 0 means DefaultMaxSubSteps (3), DynamicBone's cap. A high UpdateRate
@@ -98,15 +96,19 @@ type Settings struct {
 	MaxSubSteps int
 
 	// Teleport: a character move longer than TeleportDistance, or a turn
-	// larger than TeleportAngle (radians), in one frame is a jump; 0
-	// disables the test.
+	// larger than TeleportAngle (radians), in one frame is a jump (what the
+	// chain then does: Teleport, below); 0 disables the test.
 	TeleportDistance float32
 	TeleportAngle    float32
-	Teleport         TeleportMode
 
 	// DisableDistance > 0 stops the simulation while the character is farther
 	// than this from Frame.Reference; particles are reset when it comes back.
 	DisableDistance float32
+
+	// The modes, one byte each, last so that the record packs tight.
+	Freeze   FreezeAxis
+	Mode     StepMode // how frame time becomes steps; UpdateRate is their rate
+	Teleport TeleportMode
 }
 
 // DefaultSettings returns DynamicBone's defaults (damping, elasticity and
