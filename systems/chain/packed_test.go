@@ -1,10 +1,13 @@
 package chain
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/sway-anim/sway/internal/mathx"
 )
 
 // Prepare repacks the step parameters only when the step length, the
@@ -66,5 +69,19 @@ func TestStepFieldsInTwoCacheLines(t *testing.T) {
 	}
 	if ty.Size() != 5*64 {
 		t.Errorf("Chain is %d bytes, not five cache lines", ty.Size())
+	}
+}
+
+// Prepare's inlined invRotate is mathx.InvRotate bit for bit.
+func TestInvRotateMatchesMathx(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	f := func() float32 { return 4*rng.Float32() - 2 }
+	for range 1000 {
+		q := mgl32.Quat{W: f(), V: mgl32.Vec3{f(), f(), f()}}
+		v := mgl32.Vec3{f(), f(), f()}
+		x, y, z := invRotate(&q, v)
+		if want := mathx.InvRotate(q, v); !sameBits(mgl32.Vec3{x, y, z}, want) {
+			t.Fatalf("invRotate(%v, %v) = %v %v %v, mathx %v", q, v, x, y, z, want)
+		}
 	}
 }

@@ -91,9 +91,9 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 	// That part is g (g·restG)/|g|², restG having g's length: no root.
 	g := s.Gravity
 	if g2 := mathx.Dot(g, g); g2 > mathx.Epsilon {
-		rg := mathx.InvRotate(c.restRot, g) // g in the root bone's rest space
+		rg0, rg1, rg2 := invRotate(&c.restRot, g) // g in the root bone's rest space
 		q := &pose.WorldRot[p.Bone[0]]
-		r0, r1, r2 := rotate(q.W, q.V[0], q.V[1], q.V[2], rg[0], rg[1], rg[2])
+		r0, r1, r2 := rotate(q.W, q.V[0], q.V[1], q.V[2], rg0, rg1, rg2)
 		if k := (g[0]*r0 + g[1]*r1 + g[2]*r2) / g2; k > 0 {
 			g = mgl32.Vec3{g[0] - g[0]*k, g[1] - g[1]*k, g[2] - g[2]*k}
 		}
@@ -251,6 +251,17 @@ func maxAbs(v mgl32.Vec3) float32 {
 		return 1 // unset (zero value) or unusable
 	}
 	return m
+}
+
+// invRotate is mathx.InvRotate in scalars, the same operations (so the
+// same bits), with the rotation by pointer: half the instructions of
+// passing both by value, once per chain and frame.
+func invRotate(q *mgl32.Quat, v mgl32.Vec3) (float32, float32, float32) {
+	w, x, y, z := q.W, -q.V[0], -q.V[1], -q.V[2]
+	tx := 2 * (y*v[2] - z*v[1])
+	ty := 2 * (z*v[0] - x*v[2])
+	tz := 2 * (x*v[1] - y*v[0])
+	return v[0] + w*tx + (y*tz - z*ty), v[1] + w*ty + (z*tx - x*tz), v[2] + w*tz + (x*ty - y*tx)
 }
 
 // normalized returns q/|q| for a q of length near 1 with one Newton step
