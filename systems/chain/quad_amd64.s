@@ -592,14 +592,19 @@ culled:
 	MAXPS  X14, X10; \
 	MOVAPS X10, X14
 
+// POSLANES sets R8..R11 to the lanes' world positions in the quadPoses
+// at lp.
+#define POSLANES(lp) \
+	MOVQ (quadPoses_wp+0)(lp), R8; \
+	MOVQ (quadPoses_wp+8)(lp), R9; \
+	MOVQ (quadPoses_wp+16)(lp), R10; \
+	MOVQ (quadPoses_wp+24)(lp), R11
+
 // func quadAnimate(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[4]float32)
 TEXT ·quadAnimate(SB), NOSPLIT, $0-56
 	MOVQ   q+0(FP), DI
-	MOVQ   lp+8(FP), AX
-	MOVQ   (quadPoses_wp+0)(AX), R8
-	MOVQ   (quadPoses_wp+8)(AX), R9
-	MOVQ   (quadPoses_wp+16)(AX), R10
-	MOVQ   (quadPoses_wp+24)(AX), R11
+	MOVQ   lp+8(FP), BX
+	POSLANES(BX)
 	MOVQ   bone+16(FP), R12
 	MOVQ   parent+24(FP), R13
 	MOVQ   lo+32(FP), CX
@@ -639,10 +644,7 @@ animated:
 TEXT ·quadAnimateEnd(SB), NOSPLIT, $0-56
 	MOVQ q+0(FP), DI
 	MOVQ lp+8(FP), BX
-	MOVQ (quadPoses_wp+0)(BX), R8
-	MOVQ (quadPoses_wp+8)(BX), R9
-	MOVQ (quadPoses_wp+16)(BX), R10
-	MOVQ (quadPoses_wp+24)(BX), R11
+	POSLANES(BX)
 	MOVQ pb+40(FP), CX
 	IMUL3Q $12, CX, R12
 	SHLQ   $4, CX
