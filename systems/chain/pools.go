@@ -48,13 +48,13 @@ func stepsIn(rest, sim *Particles, c *Chain, pose *Pose, n int, shapes []collide
 		Pos: sim.Pos[lo:hi], Prev: sim.Prev[lo:hi], Collided: sim.Collided[lo:hi],
 	}
 	an, lent := borrow(buf, c.N)
-	steps(&p, c, pose, n, shapes, an)
+	runSteps(&p, c, pose, n, shapes, an)
 	giveBack(lent)
 }
 
-// steps derives the animated records into an (of p's length) and runs n
-// sub-steps, or the skip update for n = 0.
-func steps(p *Particles, c *Chain, pose *Pose, n int, shapes []collide.Shape, an []animated) {
+// runSteps derives the animated records into an (of p's length) and runs
+// n sub-steps, or the skip update for n = 0.
+func runSteps(p *Particles, c *Chain, pose *Pose, n int, shapes []collide.Shape, an []animated) {
 	if !c.animateIn(an, p, pose) {
 		return
 	}
@@ -77,7 +77,9 @@ func (c *Chain) animateIn(an []animated, p *Particles, pose *Pose) bool {
 		return false
 	}
 	pathMax, ok := animate(an[:n], p, pose)
-	c.reach = reachOf(pathMax, c.rmax, c.scale)
+	if ok {
+		c.reach = reachOf(pathMax, c.rmax, c.scale)
+	}
 	return ok
 }
 

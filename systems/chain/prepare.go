@@ -112,7 +112,7 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 // the step reads from the pose itself (animate).
 func prepareAnim(p *Particles, c *Chain, pose *Pose, freeze FreezeAxis, reset bool) {
 	n := int(c.sized)
-	c.animRoot = pose.WorldPos[p.Bone[0]]
+	c.animRoot = animAt(p, pose, 0)
 	if reset {
 		pos, prev, hit := p.Pos[:n], p.Prev[:n], p.Collided[:n]
 		for i := range pos {

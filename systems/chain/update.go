@@ -16,7 +16,7 @@ func Update(p Particles, c *Chain, pose Pose, shapes []collide.Shape, f *Frame) 
 	}
 	var buf [stackRecords]animated
 	an, lent := borrow(buf[:], len(p.Pos))
-	steps(&p, c, &pose, n, shapes, an)
+	runSteps(&p, c, &pose, n, shapes, an)
 	giveBack(lent)
 	return Apply(p, c, pose)
 }
