@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -355,3 +356,56 @@ func TestCharactersOfOneRigShareTheirChainsRestData(t *testing.T) {
 		}
 	}
 }
+
+// After a frame the world pose is forward kinematics of the locals, within
+// rounding, for every bone: the chains write their bones' world pose
+// themselves, and bones under a chain that are not its particles (here the
+// tail's last three, excluded) are recomputed from it. Nine characters:
+// two fours side by side and one alone.
+func TestChainsLeaveTheWorldPoseCurrent(t *testing.T) {
+	w, ents, sc := plainWorld(t, 9, 2)
+	defer w.Close()
+	rng := rand.New(rand.NewSource(3))
+	for _, e := range ents {
+		specs := scene.ChainSpecs(rng)
+		tail := &specs[len(specs)-1]
+		tail.Exclusions = []string{"tail.5"}
+		if err := w.AddChains(e, scene.Colliders(), specs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	skel := sc.Skeleton
+	parents := skel.Parents()
+	excluded := skel.Index("tail.6")
+	start := make([]mgl32.Vec3, len(ents))
+	for k, e := range ents {
+		start[k] = bonePos(t, w, e, skel, "tail.6")
+	}
+	stepMoving(t, w, ents, sc, 0, 40)
+	for k, e := range ents {
+		p, err := w.Pose(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for b, pb := range parents {
+			if pb < 0 {
+				continue
+			}
+			wantPos := p.WorldPos[pb].Add(p.WorldRot[pb].Rotate(mul3(p.WorldScale[pb], p.LocalPos[b])))
+			wantRot := p.WorldRot[pb].Mul(p.LocalRot[b])
+			tol := 2e-5 * (1 + p.WorldPos[b].Len())
+			if d := p.WorldPos[b].Sub(wantPos).Len(); d > tol {
+				t.Fatalf("character %d bone %s: world position %v, forward kinematics %v (off by %g)",
+					k, skel.BoneName(b), p.WorldPos[b], wantPos, d)
+			}
+			if !p.WorldRot[b].ApproxEqualThreshold(wantRot, 2e-5) {
+				t.Fatalf("character %d bone %s: world rotation %v, forward kinematics %v", k, skel.BoneName(b), p.WorldRot[b], wantRot)
+			}
+		}
+		if p.WorldPos[excluded] == start[k] {
+			t.Fatalf("character %d: the excluded tail bone did not move; the test proves nothing", k)
+		}
+	}
+}
+
+func mul3(a, b mgl32.Vec3) mgl32.Vec3 { return mgl32.Vec3{a[0] * b[0], a[1] * b[1], a[2] * b[2]} }

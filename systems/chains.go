@@ -266,7 +266,7 @@ func applyFour(s *chainSystem, q *chain.Quad, g []featureRef[components.Chains])
 		}
 		lowest := q.ApplyIn(&st.Rest, &st.Particles, &cs, &pp)
 		for l, it := range g {
-			if cs[l] != nil && lowest[l] >= 0 {
+			if cs[l] != nil && lowest[l] >= 0 && !cs[l].CoversSubtree() {
 				subtreeFK(s, it, cs[l], &poses[l], lowest[l])
 			}
 		}
@@ -282,7 +282,7 @@ func applyChar(s *chainSystem, it featureRef[components.Chains]) {
 	pose := posePart(s.pool, it.pose)
 	for k := h.First; k < h.First+h.Count; k++ {
 		if c := applicable(st, h, k); c != nil {
-			if lowest := chain.ApplyIn(&st.Rest, &st.Particles, c, &pose); lowest >= 0 {
+			if lowest := chain.ApplyIn(&st.Rest, &st.Particles, c, &pose); lowest >= 0 && !c.CoversSubtree() {
 				subtreeFK(s, it, c, &pose, lowest)
 			}
 		}
@@ -311,12 +311,14 @@ func applicable(st *ChainStore, h *components.Chains, k int32) *chain.Chain {
 }
 
 // subtreeFK brings the world pose of chain c's subtree up to date after
-// Apply wrote its bones from lowest on. Every bone Apply writes descends
-// from the chain's root, and the pose was current before it: forward
-// kinematics over that subtree now, while it is in cache, leaves the pose
-// current, and the final pass has nothing left to do (it would recompute
-// the whole span from the first chain to the last, arms and legs between
-// included). The same kernel as the final pass: the same values.
+// Apply wrote its bones from lowest on, for a chain that does not cover
+// its root's subtree (the bones of excluded subtrees hang from the chain;
+// a chain that covers it has its world pose from Apply). Every bone Apply
+// writes descends from the chain's root, and the pose was current before
+// it: forward kinematics over that subtree now, while it is in cache,
+// leaves the pose current, and the final pass has nothing left to do (it
+// would recompute the whole span from the first chain to the last, arms
+// and legs between included).
 func subtreeFK(s *chainSystem, it featureRef[components.Chains], c *chain.Chain, pose *chain.Pose, lowest int) {
 	skel := s.reg.Skeletons[it.pose.Skeleton]
 	scale := s.pool.LocalScale[it.pose.First : it.pose.First+it.pose.Count]

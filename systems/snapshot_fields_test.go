@@ -45,7 +45,7 @@ func TestSnapshotCoversEveryField(t *testing.T) {
 		{ChainStore{}, []string{"Chains", "Steps", "Particles", "Rest", "ColliderDescs", "ColliderBones", "Shapes", "Reference",
 			"deadChains", "deadColliders", "dirty", "shapes"}},
 		{chain.Chain{}, []string{"Colliders", "First", "N", "RestFirst", "pk", "axis", "sized", "perParticle",
-			"variable", "steps", "move", "force", "animRoot", "reach", "h", "rootFrom", "prevH", "total",
+			"variable", "steps", "covers", "move", "force", "animRoot", "reach", "h", "rootFrom", "prevH", "total",
 			"Settings", "restRot", "acc", "objPos", "objRot", "scale", "weight", "t",
 			"params", "rmax", "maxBone", "turnAngle", "turnCos", "packOK", "started", "off", "reset"}},
 		{chain.Clock{}, []string{"Rate", "MaxSteps", "acc"}},

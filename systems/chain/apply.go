@@ -6,14 +6,19 @@ import (
 	"github.com/sway-anim/sway/internal/mathx"
 )
 
-// Apply writes the simulated chain into the pose's locals so that forward
-// kinematics from the returned bone index on reproduces it, and returns that
-// index (the lowest bone written; -1 if none). It reads the animated
-// LocalPos, LocalRot and WorldRot/WorldScale the pose holds when it runs.
-// It also writes the world rotations it turns the chain's bones to into
-// WorldRot, as its scratch (a child's turn is computed in its parent's new
-// frame): run forward kinematics from the returned index before reading
-// the world pose, as the chain systems do, and the values are recomputed.
+// Apply writes the simulated chain into the pose: the locals, so that
+// forward kinematics from the returned bone index on reproduces it, and
+// the world position and rotation of every chain bone (a bone on its
+// particle, turned as below). It returns the lowest bone written (-1 if
+// none). It reads the animated LocalPos, LocalRot and WorldRot/WorldScale
+// the pose holds when it runs; world scales do not change.
+//
+// A chain that covers its root's subtree (CoversSubtree) leaves the world
+// pose current. Otherwise bones under the chain that are not particles
+// (excluded subtrees) still hang from their parents' animated transforms:
+// run forward kinematics over the root's subtree from the returned index,
+// as the chain systems do. It gives the world pose Apply wrote up to
+// rounding.
 //
 // As DynamicBone's ApplyParticlesToTransforms: a bone with exactly one child
 // particle is turned by FromToRotation(animated child direction, simulated
@@ -43,7 +48,7 @@ func apply(p *applyView, c *Chain, pose *Pose) int {
 	local := p.local[:n]
 	// rot is indexed by bone: the root bone's animated world rotation, then
 	// each turned bone's new one, written parents first.
-	lp, lr, rot := pose.LocalPos, pose.LocalRot, pose.WorldRot
+	lp, lr, rot, wp := pose.LocalPos, pose.LocalRot, pose.WorldRot, pose.WorldPos
 	lowest := c.maxBone + 1
 	for i := 1; i < n; i++ {
 		j := parent[i]
@@ -71,12 +76,12 @@ func apply(p *applyView, c *Chain, pose *Pose) int {
 		if b < 0 {
 			continue
 		}
-		if children[i] > 0 {
-			// A leaf's rotation is not needed: no particle is turned from it.
-			C := &lr[b]
-			cw, cx, cy, cz := qmul(nw, nx, ny, nz, C.W, C.V[0], C.V[1], C.V[2])
-			rot[b] = mgl32.Quat{W: cw, V: mgl32.Vec3{cx, cy, cz}}
-		}
+		// b's world rotation in its parent's new frame; a bone with one
+		// child particle is turned again from it, at that child.
+		C := &lr[b]
+		cw, cx, cy, cz := qmul(nw, nx, ny, nz, C.W, C.V[0], C.V[1], C.V[2])
+		rot[b] = mgl32.Quat{W: cw, V: mgl32.Vec3{cx, cy, cz}}
+		wp[b] = pos[i]
 		lowest = min(lowest, b)
 	}
 	if lowest > c.maxBone {
@@ -152,6 +157,7 @@ func moveChild(p *applyView, pose *Pose, i, j int, pb, b int32) {
 	cw, cx, cy, cz := qmul(w.W, w.V[0], w.V[1], w.V[2], L.W, L.V[0], L.V[1], L.V[2])
 	pose.WorldRot[b] = mgl32.Quat{W: cw, V: mgl32.Vec3{cx, cy, cz}}
 	pose.LocalPos[b] = div3(mathx.InvRotate(*w, p.pos[i].Sub(p.pos[j])), pose.WorldScale[pb])
+	pose.WorldPos[b] = p.pos[i]
 }
 
 // rotate returns v rotated by the unit quaternion (w, x, y, z), in

@@ -24,15 +24,26 @@ func placed(t *testing.T, pos []mgl32.Vec3) (*testRig, Particles, *Chain) {
 }
 
 // checkFK runs forward kinematics on the pose Apply wrote and wants every
-// bone on its particle, and unit local rotations.
+// bone on its particle, unit local rotations, and the world pose Apply
+// wrote (the chain covers its root's subtree).
 func checkFK(t *testing.T, r *testRig, p Particles, c *Chain) {
 	t.Helper()
+	if !c.CoversSubtree() {
+		t.Fatal("the chain does not cover its root's subtree")
+	}
 	if lowest := Apply(p, c, r.pose); lowest != 0 {
 		t.Errorf("lowest written bone = %d, want 0", lowest)
 	}
+	wrote := clonePose(r.pose)
 	r.fk()
 	for i := 1; i < p.Len(); i++ {
 		assertVec(t, "bone on particle", r.pose.WorldPos[p.Bone[i]], p.Pos[i], 1e-5)
+	}
+	for b := range r.pose.WorldPos {
+		assertVec(t, "world position Apply wrote", wrote.WorldPos[b], r.pose.WorldPos[b], 1e-5)
+		if !wrote.WorldRot[b].ApproxEqualThreshold(r.pose.WorldRot[b], 1e-5) {
+			t.Errorf("bone %d: Apply wrote world rotation %v, forward kinematics gives %v", b, wrote.WorldRot[b], r.pose.WorldRot[b])
+		}
 	}
 	for b, q := range r.pose.LocalRot {
 		if n := q.Len(); n < 1-1e-6 || n > 1+1e-6 {

@@ -101,6 +101,7 @@ func (bl *Builder) Build(pool *Particles, c *Chain, d *Desc) error {
 		w := mpos[pb].Add(mathx.Rotate(mrot[pb], mul3(mscl[pb], off)))
 		add(part{bone: -1, parent: parent, local: off, rot: mgl32.QuatIdent(), world: w})
 	}
+	covers := true // no exclusion left a bone under the root out
 	var visit func(b, parent int32)
 	visit = func(b, parent int32) {
 		rot, _ := mathx.NormalizeQuat(skel.RestRot[b])
@@ -108,7 +109,10 @@ func (bl *Builder) Build(pool *Particles, c *Chain, d *Desc) error {
 		for _, ch := range children[b] {
 			if !excluded[ch] {
 				visit(ch, idx)
-			} else if hasEnd {
+				continue
+			}
+			covers = false
+			if hasEnd {
 				addEnd(idx)
 			}
 		}
@@ -126,6 +130,7 @@ func (bl *Builder) Build(pool *Particles, c *Chain, d *Desc) error {
 		Colliders: append([]int32(nil), d.Colliders...),
 		First:     lo, N: n, RestFirst: lo,
 		restRot: mrot[d.Root],
+		covers:  covers,
 		objRot:  mgl32.QuatIdent(),
 		reset:   true,
 	}

@@ -60,6 +60,7 @@ type Chain struct {
 	perParticle bool  // pk and params hold sized records, not one
 	variable    bool  // Settings.Mode is Variable this frame
 	steps       uint8 // sub-steps this frame (at most MaxSubStepsLimit); read in Variable mode
+	covers      bool  // Build made the chain of every bone under its root (CoversSubtree)
 
 	// Per frame, written by Prepare.
 	move     mgl32.Vec3 // character movement to apply on the first sub-step
@@ -185,6 +186,12 @@ func (c *Chain) ParticlesIn(rest, sim *Particles) Particles {
 
 // Reset makes the chain return to the animated pose at the next Prepare.
 func (c *Chain) Reset() { c.reset = true }
+
+// CoversSubtree reports whether every bone under the chain's root, the
+// root included, is one of its particles: Build made it and no exclusion
+// left a bone out. Apply writes the world pose of every chain bone, so
+// for such a chain it leaves none to recompute by forward kinematics.
+func (c *Chain) CoversSubtree() bool { return c.covers }
 
 // TotalLength returns the rest length of the chain's longest root-to-tip
 // path, the length curves are normalised by.

@@ -17,9 +17,11 @@
 //     weight and distance checks, sub-step count), then per sub-step
 //     Integrate (DynamicBone's UpdateParticles1) and Constrain
 //     (UpdateParticles2), or Step, which does both in one pass, or
-//     SkipUpdate when no sub-step runs, then Apply,
-//     which writes LocalRot/LocalPos and returns the lowest bone written so
-//     that forward kinematics can be re-run from it. Update does all of it.
+//     SkipUpdate when no sub-step runs, then Apply, which writes
+//     LocalRot/LocalPos and the chain bones' world pose, and returns the
+//     lowest bone written, so that forward kinematics can be re-run from
+//     it for bones under the chain that are not particles (none when
+//     Chain.CoversSubtree). Update does all of it.
 //     PlaceColliders puts collider descriptions on the animated bones;
 //     RestoreLocals is DynamicBone's InitTransforms for bones no animation
 //     writes.

@@ -53,3 +53,8 @@ func quadCull(q *quad, reach *[4]float32)
 //
 //go:noescape
 func applyKernel(a *applyQuad, i, j, pb, b int, end *mgl32.Vec3) uint32
+
+// applyWorld is applyWorldGo, n >= 1.
+//
+//go:noescape
+func applyWorld(a *applyQuad, bone, children *int32, n int)

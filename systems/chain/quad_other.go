@@ -25,3 +25,5 @@ func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pat
 
 // applyKernel leaves every lane to turn.
 func applyKernel(a *applyQuad, i, j, pb, b int, end *mgl32.Vec3) uint32 { return 0xf }
+
+func applyWorld(a *applyQuad, bone, children *int32, n int) { applyWorldGo(a, bone, children, n) }

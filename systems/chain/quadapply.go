@@ -7,15 +7,18 @@ import (
 )
 
 // applyQuad is Quad.ApplyIn's state: each lane's pose arrays and
-// particles, held by their first element, and per particle the world
-// rotation of its bone as apply turns it (apply's rot), as columns. It
-// keeps no pointer to the caller's poses: they may be on its stack, which
-// a pointer stored here would move to the heap.
+// particles, held by their first element, and per particle, as columns,
+// the world rotation of its bone in its parent's new frame (apply's rot
+// when the parent turns it) and, for a particle with a child, the bone's
+// new world rotation after its own turn. It keeps no pointer to the
+// caller's poses: they may be on its stack, which a pointer stored here
+// would move to the heap.
 type applyQuad struct {
-	lp, ws [4]*mgl32.Vec3 // LocalPos, WorldScale
-	lr     [4]*mgl32.Quat // LocalRot
-	pos    [4]*mgl32.Vec3 // each lane's particle 0
-	w      [quadMaxN]quatCols
+	lp, ws, wp [4]*mgl32.Vec3 // LocalPos, WorldScale, WorldPos
+	lr, wr     [4]*mgl32.Quat // LocalRot, WorldRot
+	pos        [4]*mgl32.Vec3 // each lane's particle 0
+	w          [quadMaxN]quatCols
+	turned     [quadMaxN]quatCols
 	// Spill space of the SIMD kernel.
 	t [9][4]float32
 }
@@ -36,8 +39,9 @@ func (c *quatCols) set(s int, w, x, y, z float32) {
 // operations in the same order, and a lane it cannot take at a particle
 // (FromToRotation near opposite directions, a local rotation far from
 // unit length) is finished there by apply's own code. Like Apply it
-// leaves world rotations to recompute: run forward kinematics from the
-// returned bone.
+// writes the chain bones' world pose; bones under a chain that does not
+// cover its root's subtree need forward kinematics from the returned
+// bone.
 func (q *Quad) ApplyIn(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose) (lowest [4]int) {
 	lo := -1
 	if useQuad {
@@ -104,6 +108,7 @@ func (a *applyQuad) run(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose) {
 	for s, c := range cs {
 		p := poses[s]
 		a.lp[s], a.ws[s], a.lr[s] = &p.LocalPos[0], &p.WorldScale[0], &p.LocalRot[0]
+		a.wp[s], a.wr[s] = &p.WorldPos[0], &p.WorldRot[0]
 		a.pos[s] = &sim.Pos[c.First]
 		w := &p.WorldRot[b0]
 		a.w[0].set(s, w.W, w.V[0], w.V[1], w.V[2])
@@ -117,8 +122,35 @@ func (a *applyQuad) run(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose) {
 			}
 		}
 	}
+	applyWorld(a, &bone[0], &rest.Children[r], n)
 	a.pos = [4]*mgl32.Vec3{}
-	a.lp, a.ws, a.lr = [4]*mgl32.Vec3{}, [4]*mgl32.Vec3{}, [4]*mgl32.Quat{}
+	a.lp, a.ws, a.wp = [4]*mgl32.Vec3{}, [4]*mgl32.Vec3{}, [4]*mgl32.Vec3{}
+	a.lr, a.wr = [4]*mgl32.Quat{}, [4]*mgl32.Quat{}
+}
+
+// applyWorldGo writes each lane's chain bones' world pose as apply does,
+// for the n particles of an appliable chain (its bones within every
+// lane's pose, every parent with one child particle, which turned it):
+// a bone on its particle (the root stays), with the world rotation it was
+// last given.
+func applyWorldGo(a *applyQuad, bone, children *int32, n int) {
+	bs, ch := unsafe.Slice(bone, n), unsafe.Slice(children, n)
+	for s := range 4 {
+		pos, wp, wr := unsafe.Slice(a.pos[s], n), a.wp[s], a.wr[s]
+		for k, b := range bs {
+			if b < 0 {
+				continue // an end particle
+			}
+			q := &a.w[k&(quadMaxN-1)]
+			if ch[k] > 0 {
+				q = &a.turned[k&(quadMaxN-1)]
+			}
+			*(*mgl32.Quat)(unsafe.Add(unsafe.Pointer(wr), uintptr(b)*16)) = mgl32.Quat{W: q.w[s], V: mgl32.Vec3{q.x[s], q.y[s], q.z[s]}}
+			if k > 0 {
+				*(*mgl32.Vec3)(unsafe.Add(unsafe.Pointer(wp), uintptr(b)*12)) = pos[k]
+			}
+		}
+	}
 }
 
 // lane is apply's work on particle i (parent j, bones b and pb) of lane s
@@ -134,6 +166,7 @@ func (a *applyQuad) lane(s, i, j int, pb, b int32, local *mgl32.Vec3, pose *Pose
 		l = &pose.LocalPos[b]
 	}
 	nw, nx, ny, nz := turn(pose, &w, l, &pos[i], &pos[j], pb, b)
+	a.turned[j&(quadMaxN-1)].set(s, nw, nx, ny, nz)
 	if b >= 0 {
 		C := &pose.LocalRot[b]
 		cw, cx, cy, cz := qmul(nw, nx, ny, nz, C.W, C.V[0], C.V[1], C.V[2])

@@ -308,8 +308,13 @@ havel:
 	MULPS  X5, X13
 	MULPS  X5, X3
 
-	// n := w r (X1, X6, X7, X12), the parent's new world rotation.
+	// n := w r (X1, X6, X7, X12), the parent's new world rotation, into
+	// its turned columns (BX: particle j's).
 	QMUL(X8, X9, X10, X11, X0, X2, X13, X3, X1, X6, X7, X12, X5)
+	MOVUPS X1, (applyQuad_turned+quatCols_w)(BX)
+	MOVUPS X6, (applyQuad_turned+quatCols_x)(BX)
+	MOVUPS X7, (applyQuad_turned+quatCols_y)(BX)
+	MOVUPS X12, (applyQuad_turned+quatCols_z)(BX)
 
 	// rot[b] := n C, C = lr[b]: the columns of particle i (none for an
 	// end particle).
@@ -396,4 +401,76 @@ turnl:
 	STOREV(3, X10, R11, R14, X5, lp3)
 
 done:
+	RET
+
+// func applyWorld(a *applyQuad, bone, children *int32, n int)
+TEXT ·applyWorld(SB), NOSPLIT, $0-32
+	MOVQ a+0(FP), DI
+	MOVQ bone+8(FP), SI
+	MOVQ children+16(FP), DX
+	MOVQ n+24(FP), CX
+	XORQ BX, BX
+
+wloop:
+	MOVLQSX (SI)(BX*4), R12 // b
+	TESTQ   R12, R12
+	JLT     wnext           // an end particle
+
+	// The bone's last rotation: its turn's (turned) when it has a child
+	// particle, else the one its parent's turn gave it (w).
+	MOVQ BX, R13
+	SHLQ $6, R13
+	LEAQ applyQuad_w(DI)(R13*1), R14
+	MOVL (DX)(BX*4), AX
+	TESTL AX, AX
+	JEQ  wleaf
+	LEAQ applyQuad_turned(DI)(R13*1), R14
+
+wleaf:
+	MOVUPS quatCols_w(R14), X0
+	MOVUPS quatCols_x(R14), X1
+	MOVUPS quatCols_y(R14), X2
+	MOVUPS quatCols_z(R14), X3
+	TRANSPOSE(X0, X1, X2, X3, X4, X5)
+	MOVQ   R12, R13
+	SHLQ   $4, R13      // b*16
+	LANEPTRS(applyQuad_wr)
+	MOVUPS X1, (R8)(R13*1)
+	MOVUPS X5, (R9)(R13*1)
+	MOVUPS X3, (R10)(R13*1)
+	MOVUPS X2, (R11)(R13*1)
+
+	// The bone on its particle, but the root's, which stays.
+	TESTQ BX, BX
+	JEQ   wnext
+	LEAQ  (R12)(R12*2), R13
+	SHLQ  $2, R13       // b*12
+	LEAQ  (BX)(BX*2), R14
+	SHLQ  $2, R14       // k*12
+	LANEPTRS(applyQuad_pos)
+	MOVQ  (applyQuad_wp+0)(DI), AX
+	MOVQ  (R8)(R14*1), R12
+	MOVQ  R12, (AX)(R13*1)
+	MOVL  8(R8)(R14*1), R12
+	MOVL  R12, 8(AX)(R13*1)
+	MOVQ  (applyQuad_wp+8)(DI), AX
+	MOVQ  (R9)(R14*1), R12
+	MOVQ  R12, (AX)(R13*1)
+	MOVL  8(R9)(R14*1), R12
+	MOVL  R12, 8(AX)(R13*1)
+	MOVQ  (applyQuad_wp+16)(DI), AX
+	MOVQ  (R10)(R14*1), R12
+	MOVQ  R12, (AX)(R13*1)
+	MOVL  8(R10)(R14*1), R12
+	MOVL  R12, 8(AX)(R13*1)
+	MOVQ  (applyQuad_wp+24)(DI), AX
+	MOVQ  (R11)(R14*1), R12
+	MOVQ  R12, (AX)(R13*1)
+	MOVL  8(R11)(R14*1), R12
+	MOVL  R12, 8(AX)(R13*1)
+
+wnext:
+	INCQ BX
+	CMPQ BX, CX
+	JLT  wloop
 	RET

@@ -54,8 +54,8 @@ func clonePose(p Pose) Pose {
 }
 
 // applyBoth applies the lanes' chains cs as a quad to one copy of their
-// poses and each alone to another, and fails t unless the locals and the
-// returned bones agree bit for bit. It reports whether the quad took the
+// poses and each alone to another, and fails t unless the locals, the
+// world poses and the returned bones agree bit for bit. It reports whether the quad took the
 // lanes side by side.
 func (l *applyLanes) applyBoth(t *testing.T, cs *[4]*Chain) bool {
 	t.Helper()
@@ -68,6 +68,9 @@ func (l *applyLanes) applyBoth(t *testing.T, cs *[4]*Chain) bool {
 	side := appliable(l.pool, l.pool, cs, &qp) >= 0
 	var q Quad
 	got := q.ApplyIn(l.pool, l.pool, cs, &qp)
+	if side && useQuad {
+		checkApplyWorldGo(t, &q.q.a, l.pool, cs, &quad)
+	}
 	for s, c := range cs {
 		want := -1
 		if c != nil {
@@ -81,9 +84,36 @@ func (l *applyLanes) applyBoth(t *testing.T, cs *[4]*Chain) bool {
 				t.Fatalf("lane %d bone %d: quad %v %v, alone %v %v", s, b,
 					quad[s].LocalPos[b], quad[s].LocalRot[b], alone[s].LocalPos[b], alone[s].LocalRot[b])
 			}
+			if !sameBits(quad[s].WorldPos[b], alone[s].WorldPos[b]) || !sameQuatBits(quad[s].WorldRot[b], alone[s].WorldRot[b]) {
+				t.Fatalf("lane %d bone %d: world pose quad %v %v, alone %v %v", s, b,
+					quad[s].WorldPos[b], quad[s].WorldRot[b], alone[s].WorldPos[b], alone[s].WorldRot[b])
+			}
 		}
 	}
 	return side
+}
+
+// checkApplyWorldGo runs applyWorldGo on the columns the kernel left in a
+// and fails t unless it writes the world pose applyWorld wrote into
+// poses, bit for bit.
+func checkApplyWorldGo(t *testing.T, a *applyQuad, pool *Particles, cs *[4]*Chain, poses *[4]Pose) {
+	t.Helper()
+	r, n := cs[0].RestFirst, cs[0].N
+	var want [4]Pose
+	for s, c := range cs {
+		want[s] = clonePose(poses[s])
+		a.pos[s], a.wp[s], a.wr[s] = &pool.Pos[c.First], &want[s].WorldPos[0], &want[s].WorldRot[0]
+	}
+	applyWorldGo(a, &pool.Bone[r], &pool.Children[r], n)
+	a.pos, a.wp, a.wr = [4]*mgl32.Vec3{}, [4]*mgl32.Vec3{}, [4]*mgl32.Quat{}
+	for s := range cs {
+		for b := range want[s].WorldPos {
+			if !sameBits(poses[s].WorldPos[b], want[s].WorldPos[b]) || !sameQuatBits(poses[s].WorldRot[b], want[s].WorldRot[b]) {
+				t.Fatalf("lane %d bone %d: applyWorld wrote %v %v, applyWorldGo %v %v", s, b,
+					poses[s].WorldPos[b], poses[s].WorldRot[b], want[s].WorldPos[b], want[s].WorldRot[b])
+			}
+		}
+	}
 }
 
 func sameQuatBits(a, b mgl32.Quat) bool {

@@ -112,6 +112,15 @@ func TestBuildTreeLayout(t *testing.T) {
 	if got := c.TotalLength(); math.Abs(float64(got-(a1+0.45))) > 1e-5 {
 		t.Errorf("total length %v, want %v", got, a1+0.45)
 	}
+	// B1 and B2 hang under the chain without being particles: forward
+	// kinematics must place them after Apply. Without the exclusion every
+	// bone under the root is a particle.
+	if c.CoversSubtree() {
+		t.Error("a chain with an excluded subtree covers its root's subtree")
+	}
+	if _, whole := r.build(t, Desc{Root: 0, EndLength: 0.5, Settings: DefaultSettings()}); !whole.CoversSubtree() {
+		t.Error("a chain of every bone under its root does not cover the subtree")
+	}
 	// A second chain goes after the first in the same pool.
 	var c2 Chain
 	if err := Build(pool, &c2, &r.skel, &Desc{Root: 5, Settings: DefaultSettings()}); err != nil {

@@ -6,7 +6,7 @@ import "github.com/go-gl/mathgl/mgl32"
 // besides its particles' Pos, Prev and Collided: what a world snapshot
 // saves. The rest of a Chain is set-up (settings, rest lengths, the
 // particles' parameters and largest radius, which Refresh derives from the
-// settings, and the arrays' sizing) or is written by Prepare (or the step)
+// settings, the arrays' sizing, and whether it covers its root's subtree) or is written by Prepare (or the step)
 // before every use in a frame (the movement, force, weight, scale, reach,
 // step mode, lengths and count, the root's animated position, the
 // freeze-plane normals, the culled colliders, the root's start in Variable
