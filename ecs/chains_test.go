@@ -286,19 +286,26 @@ func TestAddChainsRejectsBadSpecs(t *testing.T) {
 }
 
 func TestNonFiniteParticlesResetTheChain(t *testing.T) {
-	w, ents, sc := chainWorld(t, 2, 2)
+	// Five characters: four stepped side by side, one alone.
+	w, ents, sc := chainWorld(t, 5, 2)
 	defer w.Close()
 	stepMoving(t, w, ents, sc, 0, 10)
-	// Corrupt one particle of character 1's first chain, as a blow-up would.
+	// Corrupt one particle of the first chain of character 1 (in the
+	// four) and of character 4 (alone), as a blow-up would.
 	st := arche.GetResource[systems.ChainStore](w.ECS())
-	c := st.Chains[11] // character 1's chains follow character 0's eleven
-	st.Particles.Pos[c.First+3][1] = float32(math.NaN())
-	stepMoving(t, w, ents, sc, 10, 1)
-	if n, _ := w.ChainFaults(ents[1]); n != 1 {
-		t.Fatalf("faults = %d, want 1", n)
+	for _, k := range []int{1, 4} {
+		c := st.Chains[11*k] // each character has eleven chains
+		st.Particles.Pos[c.First+3][1] = float32(math.NaN())
 	}
-	if n, _ := w.ChainFaults(ents[0]); n != 0 {
-		t.Fatalf("character 0 faults = %d", n)
+	stepMoving(t, w, ents, sc, 10, 1)
+	for k, e := range ents {
+		want := uint32(0)
+		if k == 1 || k == 4 {
+			want = 1
+		}
+		if n, _ := w.ChainFaults(e); n != want {
+			t.Fatalf("character %d: faults = %d, want %d", k, n, want)
+		}
 	}
 	stepMoving(t, w, ents, sc, 11, 30)
 	for _, e := range ents {
@@ -309,8 +316,10 @@ func TestNonFiniteParticlesResetTheChain(t *testing.T) {
 			}
 		}
 	}
-	if n, _ := w.ChainFaults(ents[1]); n != 1 {
-		t.Fatalf("the chain did not recover: faults = %d", n)
+	for _, k := range []int{1, 4} {
+		if n, _ := w.ChainFaults(ents[k]); n != 1 {
+			t.Fatalf("character %d's chain did not recover: faults = %d", k, n)
+		}
 	}
 }
 

@@ -3,7 +3,6 @@ package systems
 import (
 	"unsafe"
 
-	"github.com/go-gl/mathgl/mgl32"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
 
@@ -158,7 +157,12 @@ func stepChains(s *chainSystem, lo, hi int) {
 				c := it.feat.First + k
 				cs[l], steps[l] = &st.Chains[c], int(st.Steps[c])
 			}
-			q.StepsIn(&st.Rest, &st.Particles, &cs, &pp, &steps)
+			finite := q.StepsIn(&st.Rest, &st.Particles, &cs, &pp, &steps)
+			for l, it := range g {
+				if !finite[l] {
+					st.Steps[it.feat.First+k] = stepsFaulted
+				}
+			}
 		}
 	}
 	for _, it := range items[a:] {
@@ -177,9 +181,15 @@ func stepChar(s *chainSystem, it featureRef[components.Chains]) {
 	shapes := st.Shapes[h.ColliderFirst : h.ColliderFirst+h.ColliderCount]
 	pose := posePart(s.pool, it.pose)
 	for k := h.First; k < h.First+h.Count; k++ {
-		chain.StepsIn(&st.Rest, &st.Particles, &st.Chains[k], &pose, int(st.Steps[k]), shapes)
+		if !chain.StepsIn(&st.Rest, &st.Particles, &st.Chains[k], &pose, int(st.Steps[k]), shapes) {
+			st.Steps[k] = stepsFaulted
+		}
 	}
 }
+
+// stepsFaulted in ChainStore.Steps marks a chain whose particles are not
+// all finite after the step: apply resets it instead.
+const stepsFaulted = -2
 
 // ChainApply writes the simulated chains into the characters' local
 // poses and brings each chain's subtree's world transforms up to date.
@@ -290,24 +300,23 @@ func applyChar(s *chainSystem, it featureRef[components.Chains]) {
 }
 
 // applicable returns chain k of h when it is to be applied this frame: it
-// stepped, and its particles are finite.
+// stepped, and its particles are finite (the step reports them).
 func applicable(st *ChainStore, h *components.Chains, k int32) *chain.Chain {
-	if st.Steps[k] < 0 {
-		return nil
-	}
-	c := &st.Chains[k]
-	pos, prev := st.Particles.Pos[c.First:c.First+c.N], st.Particles.Prev[c.First:c.First+c.N]
-	if !particlesFinite(pos) || !particlesFinite(prev) {
+	switch steps := st.Steps[k]; {
+	case steps == stepsFaulted:
 		// A fault upstream (a hostile setting, a numerical blow-up):
 		// keep the animated pose this frame and restart the chain from
-		// it, rather than let NaN into the pose. Prev is checked too: the
-		// step repairs a NaN position from its parent, but a NaN previous
-		// position would keep the chain pinned to that repair every frame.
-		c.Reset()
+		// it, rather than let NaN into the pose. Previous positions count
+		// too: the step repairs a NaN position from its parent, but a NaN
+		// previous position would keep the chain pinned to that repair
+		// every frame.
+		st.Chains[k].Reset()
 		h.Faults++
 		return nil
+	case steps < 0:
+		return nil
 	}
-	return c
+	return &st.Chains[k]
 }
 
 // subtreeFK brings the world pose of chain c's subtree up to date after
@@ -324,17 +333,4 @@ func subtreeFK(s *chainSystem, it featureRef[components.Chains], c *chain.Chain,
 	scale := s.pool.LocalScale[it.pose.First : it.pose.First+it.pose.Count]
 	fk.Run(pose.WorldPos, pose.WorldRot, pose.WorldScale, skel.Parents(), pose.LocalPos, pose.LocalRot, scale,
 		it.root.Pos, it.root.Rot, it.root.Scale, lowest, int(skel.SubtreeEnd(int(s.st.Rest.Bone[c.RestFirst]))))
-}
-
-// particlesFinite reports whether every position is finite: x*0 is 0 for
-// a finite x and NaN otherwise, and a NaN anywhere makes its sum NaN. One
-// sum per component, so that the adds do not wait on each other.
-func particlesFinite(pos []mgl32.Vec3) bool {
-	var s0, s1, s2 float32
-	for _, v := range pos {
-		s0 += v[0] * 0
-		s1 += v[1] * 0
-		s2 += v[2] * 0
-	}
-	return s0+s1+s2 == 0
 }

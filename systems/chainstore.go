@@ -22,7 +22,7 @@ import (
 // start of the next frame, so churn does not grow the store.
 type ChainStore struct {
 	Chains []chain.Chain
-	Steps  []int8 // sub-steps of each chain this frame (-1: off)
+	Steps  []int8 // sub-steps of each chain this frame (-1: off; -2: not finite after the step)
 	// Particles holds the chains' simulation data (the fields of
 	// chain.Particles not tagged rest) and Rest their rest data, one copy
 	// per distinct chain shape, shared by every chain built the same way

@@ -9,6 +9,7 @@ import (
 	"github.com/mlange-42/arche/generic"
 
 	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/mathx"
 	"github.com/sway-anim/sway/internal/prefetch"
 	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/jobs"
@@ -417,7 +418,7 @@ func (s *SimpleSprings) stepChar(it *featureRef[components.SimpleSprings]) {
 			info.Reset = false
 		}
 		spring.StepSimple(rot, anim, state, c, pp, pr, ps, cp, cr, s.dt)
-		if !particlesFinite(state.LastTip) || !particlesFinite(state.Velocity) {
+		if !mathx.Vec3sFinite(state.LastTip) || !mathx.Vec3sFinite(state.Velocity) {
 			spring.ResetSimple(state, c, anim, pp, pr, ps, cp, cr)
 			h.Faults++
 			continue

@@ -20,6 +20,19 @@ func Vec3Finite(v mgl32.Vec3) bool {
 	return IsFinite(v[0]) && IsFinite(v[1]) && IsFinite(v[2])
 }
 
+// Vec3sFinite reports whether every vector of vs is finite: x*0 is 0 for
+// a finite x and NaN otherwise, and a NaN anywhere makes its sum NaN. One
+// sum per component, so that the adds do not wait on each other.
+func Vec3sFinite(vs []mgl32.Vec3) bool {
+	var s0, s1, s2 float32
+	for _, v := range vs {
+		s0 += v[0] * 0
+		s1 += v[1] * 0
+		s2 += v[2] * 0
+	}
+	return s0+s1+s2 == 0
+}
+
 // QuatFinite reports whether all components of q are finite.
 func QuatFinite(q mgl32.Quat) bool {
 	return IsFinite(q.W) && Vec3Finite(q.V)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/sway-anim/sway/internal/mathx"
 	"github.com/sway-anim/sway/systems/collide"
 )
 
@@ -30,16 +31,22 @@ func PrepareIn(rest, sim *Particles, c *Chain, pose *Pose, f *Frame) int {
 // the one Prepare was given; its animated pose is read once for all the
 // sub-steps. A chain of more than 64 particles borrows its scratch from a
 // sync.Pool; Quad.StepsIn keeps its own.
-func StepsIn(rest, sim *Particles, c *Chain, pose *Pose, steps int, shapes []collide.Shape) {
+//
+// It reports whether the chain's positions and previous positions are all
+// finite afterwards (true for a chain that is off). The step repairs a
+// particle it finds not finite, but a fault upstream (a hostile setting,
+// a numerical blow-up, an edited particle) can leave one: do not Apply
+// such a chain; Reset it.
+func StepsIn(rest, sim *Particles, c *Chain, pose *Pose, steps int, shapes []collide.Shape) bool {
 	var buf [stackRecords]animated
-	stepsIn(rest, sim, c, pose, steps, shapes, buf[:])
+	return stepsIn(rest, sim, c, pose, steps, shapes, buf[:])
 }
 
 // stepsIn is StepsIn with scratch for the animated records: buf, or a
 // borrowed array when buf is too short.
-func stepsIn(rest, sim *Particles, c *Chain, pose *Pose, n int, shapes []collide.Shape, buf []animated) {
+func stepsIn(rest, sim *Particles, c *Chain, pose *Pose, n int, shapes []collide.Shape, buf []animated) bool {
 	if n < 0 {
-		return
+		return true
 	}
 	// What animate, step, constrain and skipUpdate read.
 	r, lo, hi := c.RestFirst, c.First, c.First+c.N
@@ -50,6 +57,7 @@ func stepsIn(rest, sim *Particles, c *Chain, pose *Pose, n int, shapes []collide
 	an, lent := borrow(buf, c.N)
 	runSteps(&p, c, pose, n, shapes, an)
 	giveBack(lent)
+	return mathx.Vec3sFinite(p.Pos) && mathx.Vec3sFinite(p.Prev)
 }
 
 // runSteps derives the animated records into an (of p's length) and runs

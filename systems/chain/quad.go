@@ -141,17 +141,20 @@ func (c *boundCols) set(s int, b sphere) {
 // steps and the shapes of its lane (Shapes). When the four are of one
 // shape (same rest data, no freeze axis, the same number of colliders, at
 // most 8) and take the same number of sub-steps, they are stepped side by
-// side; otherwise each alone. A nil chain is skipped.
-func (q *Quad) StepsIn(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose, steps *[4]int) {
+// side; otherwise each alone. A nil chain is skipped. It reports, as
+// StepsIn does, whether each lane's particles are all finite afterwards
+// (true for a nil chain).
+func (q *Quad) StepsIn(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose, steps *[4]int) (finite [4]bool) {
 	if !useQuad || !quadable(rest, sim, cs, poses, steps) {
 		for s, c := range cs {
+			finite[s] = true
 			if c != nil && poses[s] != nil {
-				StepsIn(rest, sim, c, poses[s], steps[s], q.q.shapes[s])
+				finite[s] = StepsIn(rest, sim, c, poses[s], steps[s], q.q.shapes[s])
 			}
 		}
-		return
+		return finite
 	}
-	q.q.run(rest, sim, cs, poses, steps[0])
+	return q.q.run(rest, sim, cs, poses, steps[0])
 }
 
 // quadable reports whether the four chains can be stepped side by side.
@@ -183,7 +186,7 @@ func quadable(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose, steps *[4]in
 }
 
 // run steps the four chains cs, quadable, steps sub-steps each.
-func (q *quad) run(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose, steps int) {
+func (q *quad) run(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose, steps int) (finite [4]bool) {
 	n, r := cs[0].N, cs[0].RestFirst
 	parent := rest.Parent[r : r+n]
 	// What animate reads of the lanes' shared rest data.
@@ -195,9 +198,9 @@ func (q *quad) run(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose, steps i
 		// A bone outside a lane's pose (rest data another chain's than
 		// the lanes' own): each alone, which leaves that lane alone.
 		for s, c := range cs {
-			StepsIn(rest, sim, c, poses[s], steps, q.shapes[s])
+			finite[s] = StepsIn(rest, sim, c, poses[s], steps, q.shapes[s])
 		}
-		return
+		return finite
 	}
 	for s, c := range cs {
 		q.chains[s] = c
@@ -226,9 +229,13 @@ func (q *quad) run(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose, steps i
 			}
 		}
 	}
-	quadStore(q, n)
+	bad := quadStore(q, n)
 	q.chains, q.pk = [4]*Chain{}, [4][]packed{}
 	q.pos, q.prev, q.hit = [4]*mgl32.Vec3{}, [4]*mgl32.Vec3{}, [4]*bool{}
+	for s := range finite {
+		finite[s] = bad&(1<<s) == 0
+	}
+	return finite
 }
 
 // animate writes the lanes' animated records for their first n particles
@@ -371,8 +378,10 @@ func quadLoadGo(q *quad, n int) {
 	}
 }
 
-// quadStoreGo copies the columns back into the lanes' state.
-func quadStoreGo(q *quad, n int) {
+// quadStoreGo copies the columns back into the lanes' state and returns
+// the lanes of which a position or previous position is not finite (bit
+// s: lane s).
+func quadStoreGo(q *quad, n int) (bad uint32) {
 	for s := range 4 {
 		pos, prev, hit := unsafe.Slice(q.pos[s], n), unsafe.Slice(q.prev[s], n), unsafe.Slice(q.hit[s], n)
 		for i := range pos {
@@ -380,8 +389,12 @@ func quadStoreGo(q *quad, n int) {
 			pos[i] = mgl32.Vec3{P.x[s], P.y[s], P.z[s]}
 			prev[i] = mgl32.Vec3{P.px[s], P.py[s], P.pz[s]}
 			hit[i] = P.hit[s] != 0
+			if !finite3(P.x[s], P.y[s], P.z[s]) || !finite3(P.px[s], P.py[s], P.pz[s]) {
+				bad |= 1 << s
+			}
 		}
 	}
+	return bad
 }
 
 // start moves each lane's root particle and sets its integration and

@@ -27,7 +27,7 @@ func quadKernel(q *quad, i, j int) uint32
 func quadLoad(q *quad, n int)
 
 //go:noescape
-func quadStore(q *quad, n int)
+func quadStore(q *quad, n int) uint32
 
 // quadAnimate is quadAnimateGo and quadAnimateEnd quadAnimateEndGo: the
 // same operations, so the same bits.

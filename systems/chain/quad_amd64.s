@@ -56,12 +56,22 @@ loop:
 	MOVUPS    X3, zoff(SI); \
 	NEXT(12, loop)
 
-// STOREVECS is LOADVECS the other way.
+// STOREVECS is LOADVECS the other way, and ORs x-x of every element
+// stored into X7: 0 for a finite x, NaN otherwise.
 #define STOREVECS(xoff, yoff, zoff, loop) \
 	PARTS(loop); \
 	MOVUPS    xoff(SI), X0; \
 	MOVUPS    yoff(SI), X1; \
 	MOVUPS    zoff(SI), X2; \
+	MOVAPS    X0, X4; \
+	SUBPS     X0, X4; \
+	ORPS      X4, X7; \
+	MOVAPS    X1, X4; \
+	SUBPS     X1, X4; \
+	ORPS      X4, X7; \
+	MOVAPS    X2, X4; \
+	SUBPS     X2, X4; \
+	ORPS      X4, X7; \
 	XORPS     X3, X3; \
 	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
 	STOREV3(X1, R8, X6); \
@@ -99,10 +109,11 @@ TEXT ·quadLoad(SB), NOSPLIT, $0-16
 	NEXT(1, loadhit)
 	RET
 
-// func quadStore(q *quad, n int)
-TEXT ·quadStore(SB), NOSPLIT, $0-16
+// func quadStore(q *quad, n int) uint32
+TEXT ·quadStore(SB), NOSPLIT, $0-20
 	MOVQ q+0(FP), DI
 	MOVQ n+8(FP), CX
+	XORPS X7, X7
 	LANES(quad_pos)
 	STOREVECS(quadPart_x, quadPart_y, quadPart_z, storepos)
 	LANES(quad_prev)
@@ -114,6 +125,13 @@ TEXT ·quadStore(SB), NOSPLIT, $0-16
 	HITSTORE(R10, 2)
 	HITSTORE(R11, 3)
 	NEXT(1, storehit)
+
+	// The lanes with a non-finite element: X7 not all zero bits.
+	XORPS    X0, X0
+	PCMPEQL  X0, X7
+	MOVMSKPS X7, AX
+	XORL     $15, AX
+	MOVL     AX, ret+16(FP)
 	RET
 
 // ROWS loads the 16 bytes at off of the four lanes' records (R8..R11)

@@ -10,8 +10,8 @@ const useQuad = false
 
 func quadKernel(q *quad, i, j int) uint32 { return quadKernelGo(q, i, j) }
 
-func quadLoad(q *quad, n int)  { quadLoadGo(q, n) }
-func quadStore(q *quad, n int) { quadStoreGo(q, n) }
+func quadLoad(q *quad, n int)         { quadLoadGo(q, n) }
+func quadStore(q *quad, n int) uint32 { return quadStoreGo(q, n) }
 
 func quadCull(q *quad, reach *[4]float32) { quadCullGo(q, reach) }
 
