@@ -133,6 +133,9 @@ func stepChains(s *chainSystem, lo, hi int) {
 	items := s.chars.items[lo:hi]
 	a := 0
 	for ; chainsInFours && a+4 <= len(items); a += 4 {
+		for _, it := range items[a+4 : min(a+8, len(items))] {
+			prefetchStep(s, it)
+		}
 		g := items[a : a+4]
 		n := g[0].feat.Count
 		if g[1].feat.Count != n || g[2].feat.Count != n || g[3].feat.Count != n {
@@ -215,12 +218,10 @@ func applyChains(s *chainSystem, lo, hi int) {
 	}
 }
 
-// prefetchApply starts loading what applying its chains reads: its pose
-// from the first chain's root bone on, and its chains' particles. It runs
-// four characters ahead of the apply, which at 10,000 characters would
-// otherwise wait on these arrays (the step has evicted them since the
-// prepare read them).
-func prefetchApply(s *chainSystem, it featureRef[components.Chains]) {
+// prefetchStep starts loading what stepping its chains reads: its
+// chains' particles and the world pose of its chain bones, from the first
+// chain's root bone on, four characters ahead of the step.
+func prefetchStep(s *chainSystem, it featureRef[components.Chains]) {
 	st, h := s.st, it.feat
 	if h.Count == 0 {
 		return
@@ -232,6 +233,36 @@ func prefetchApply(s *chainSystem, it featureRef[components.Chains]) {
 	}
 	prefetch.Range(unsafe.Pointer(&st.Particles.Pos[lo]), uintptr(hi-lo)*12)
 	prefetch.Range(unsafe.Pointer(&st.Particles.Prev[lo]), uintptr(hi-lo)*12)
+	if r := first.RestFirst; r < 0 || r >= len(st.Rest.Bone) {
+		return
+	}
+	b := int(st.Rest.Bone[first.RestFirst])
+	if b < 0 || b >= int(it.pose.Count) {
+		return
+	}
+	a, n := int(it.pose.First)+b, uintptr(int(it.pose.Count)-b)
+	pool := s.pool
+	prefetch.Range(unsafe.Pointer(&pool.WorldPos[a]), n*12)
+	prefetch.Range(unsafe.Pointer(&pool.WorldRot[a]), n*16)
+	prefetch.Range(unsafe.Pointer(&pool.WorldScale[a]), n*12)
+}
+
+// prefetchApply starts loading what applying its chains reads: its pose
+// from the first chain's root bone on, and its chains' positions. It runs
+// four characters ahead of the apply, which at 10,000 characters would
+// otherwise wait on these arrays (the step has evicted them since it read
+// them).
+func prefetchApply(s *chainSystem, it featureRef[components.Chains]) {
+	st, h := s.st, it.feat
+	if h.Count == 0 {
+		return
+	}
+	first, last := &st.Chains[h.First], &st.Chains[h.First+h.Count-1]
+	lo, hi := first.First, last.First+last.N
+	if lo < 0 || hi > len(st.Particles.Pos) || lo >= hi {
+		return
+	}
+	prefetch.Range(unsafe.Pointer(&st.Particles.Pos[lo]), uintptr(hi-lo)*12)
 	if r := first.RestFirst; r < 0 || r >= len(st.Rest.Bone) {
 		return
 	}
