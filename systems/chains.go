@@ -222,29 +222,17 @@ func applyChains(s *chainSystem, lo, hi int) {
 // chains' particles and the world pose of its chain bones, from the first
 // chain's root bone on, four characters ahead of the step.
 func prefetchStep(s *chainSystem, it featureRef[components.Chains]) {
-	st, h := s.st, it.feat
-	if h.Count == 0 {
-		return
+	lo, hi, a, n := chainSpans(s, it)
+	st, pool := s.st, s.pool
+	if lo < hi {
+		prefetch.Range(unsafe.Pointer(&st.Particles.Pos[lo]), uintptr(hi-lo)*12)
+		prefetch.Range(unsafe.Pointer(&st.Particles.Prev[lo]), uintptr(hi-lo)*12)
 	}
-	first, last := &st.Chains[h.First], &st.Chains[h.First+h.Count-1]
-	lo, hi := first.First, last.First+last.N
-	if lo < 0 || hi > len(st.Particles.Pos) || lo >= hi {
-		return
+	if n > 0 {
+		prefetch.Range(unsafe.Pointer(&pool.WorldPos[a]), n*12)
+		prefetch.Range(unsafe.Pointer(&pool.WorldRot[a]), n*16)
+		prefetch.Range(unsafe.Pointer(&pool.WorldScale[a]), n*12)
 	}
-	prefetch.Range(unsafe.Pointer(&st.Particles.Pos[lo]), uintptr(hi-lo)*12)
-	prefetch.Range(unsafe.Pointer(&st.Particles.Prev[lo]), uintptr(hi-lo)*12)
-	if r := first.RestFirst; r < 0 || r >= len(st.Rest.Bone) {
-		return
-	}
-	b := int(st.Rest.Bone[first.RestFirst])
-	if b < 0 || b >= int(it.pose.Count) {
-		return
-	}
-	a, n := int(it.pose.First)+b, uintptr(int(it.pose.Count)-b)
-	pool := s.pool
-	prefetch.Range(unsafe.Pointer(&pool.WorldPos[a]), n*12)
-	prefetch.Range(unsafe.Pointer(&pool.WorldRot[a]), n*16)
-	prefetch.Range(unsafe.Pointer(&pool.WorldScale[a]), n*12)
 }
 
 // prefetchApply starts loading what applying its chains reads: its pose
@@ -253,30 +241,42 @@ func prefetchStep(s *chainSystem, it featureRef[components.Chains]) {
 // otherwise wait on these arrays (the step has evicted them since it read
 // them).
 func prefetchApply(s *chainSystem, it featureRef[components.Chains]) {
+	lo, hi, a, n := chainSpans(s, it)
+	st, pool := s.st, s.pool
+	if lo < hi {
+		prefetch.Range(unsafe.Pointer(&st.Particles.Pos[lo]), uintptr(hi-lo)*12)
+	}
+	if n > 0 {
+		prefetch.Range(unsafe.Pointer(&pool.LocalPos[a]), n*12)
+		prefetch.Range(unsafe.Pointer(&pool.LocalRot[a]), n*16)
+		prefetch.Range(unsafe.Pointer(&pool.WorldRot[a]), n*16)
+		prefetch.Range(unsafe.Pointer(&pool.WorldScale[a]), n*12)
+		prefetch.Range(unsafe.Pointer(&pool.WorldPos[a]), n*12)
+	}
+}
+
+// chainSpans returns what the prefetches load of a character: its chains'
+// particles [lo, hi) in the store (lo >= hi: none) and the n bones of its
+// pose from the first chain's root bone on, from a in the pool (n = 0:
+// none).
+func chainSpans(s *chainSystem, it featureRef[components.Chains]) (lo, hi, a int, n uintptr) {
 	st, h := s.st, it.feat
 	if h.Count == 0 {
-		return
+		return 0, 0, 0, 0
 	}
 	first, last := &st.Chains[h.First], &st.Chains[h.First+h.Count-1]
-	lo, hi := first.First, last.First+last.N
+	lo, hi = first.First, last.First+last.N
 	if lo < 0 || hi > len(st.Particles.Pos) || lo >= hi {
-		return
+		return 0, 0, 0, 0
 	}
-	prefetch.Range(unsafe.Pointer(&st.Particles.Pos[lo]), uintptr(hi-lo)*12)
 	if r := first.RestFirst; r < 0 || r >= len(st.Rest.Bone) {
-		return
+		return lo, hi, 0, 0
 	}
 	b := int(st.Rest.Bone[first.RestFirst])
 	if b < 0 || b >= int(it.pose.Count) {
-		return
+		return lo, hi, 0, 0
 	}
-	a, n := int(it.pose.First)+b, uintptr(int(it.pose.Count)-b)
-	pool := s.pool
-	prefetch.Range(unsafe.Pointer(&pool.LocalPos[a]), n*12)
-	prefetch.Range(unsafe.Pointer(&pool.LocalRot[a]), n*16)
-	prefetch.Range(unsafe.Pointer(&pool.WorldRot[a]), n*16)
-	prefetch.Range(unsafe.Pointer(&pool.WorldScale[a]), n*12)
-	prefetch.Range(unsafe.Pointer(&pool.WorldPos[a]), n*12)
+	return lo, hi, int(it.pose.First) + b, uintptr(int(it.pose.Count) - b)
 }
 
 // applyFour applies the chains of the four characters g.

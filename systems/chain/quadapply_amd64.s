@@ -403,6 +403,15 @@ turnl:
 done:
 	RET
 
+// COPYPOS copies the 12 bytes of lane s's particle at r+R14 to its
+// pose's world position at R13 (AX and R12 scratch).
+#define COPYPOS(s, r) \
+	MOVQ (applyQuad_wp+8*(s))(DI), AX; \
+	MOVQ (r)(R14*1), R12; \
+	MOVQ R12, (AX)(R13*1); \
+	MOVL 8(r)(R14*1), R12; \
+	MOVL R12, 8(AX)(R13*1)
+
 // func applyWorld(a *applyQuad, bone, children *int32, n int)
 TEXT ·applyWorld(SB), NOSPLIT, $0-32
 	MOVQ a+0(FP), DI
@@ -448,26 +457,10 @@ wleaf:
 	LEAQ  (BX)(BX*2), R14
 	SHLQ  $2, R14       // k*12
 	LANEPTRS(applyQuad_pos)
-	MOVQ  (applyQuad_wp+0)(DI), AX
-	MOVQ  (R8)(R14*1), R12
-	MOVQ  R12, (AX)(R13*1)
-	MOVL  8(R8)(R14*1), R12
-	MOVL  R12, 8(AX)(R13*1)
-	MOVQ  (applyQuad_wp+8)(DI), AX
-	MOVQ  (R9)(R14*1), R12
-	MOVQ  R12, (AX)(R13*1)
-	MOVL  8(R9)(R14*1), R12
-	MOVL  R12, 8(AX)(R13*1)
-	MOVQ  (applyQuad_wp+16)(DI), AX
-	MOVQ  (R10)(R14*1), R12
-	MOVQ  R12, (AX)(R13*1)
-	MOVL  8(R10)(R14*1), R12
-	MOVL  R12, 8(AX)(R13*1)
-	MOVQ  (applyQuad_wp+24)(DI), AX
-	MOVQ  (R11)(R14*1), R12
-	MOVQ  R12, (AX)(R13*1)
-	MOVL  8(R11)(R14*1), R12
-	MOVL  R12, 8(AX)(R13*1)
+	COPYPOS(0, R8)
+	COPYPOS(1, R9)
+	COPYPOS(2, R10)
+	COPYPOS(3, R11)
 
 wnext:
 	INCQ BX
