@@ -108,10 +108,7 @@ func prepareChains(s *chainSystem, lo, hi int) {
 		cf, ce := h.ColliderFirst, h.ColliderFirst+h.ColliderCount
 		chain.PlaceColliders(st.Shapes[cf:ce], st.ColliderDescs[cf:ce], st.ColliderBones[cf:ce], pose)
 		f := chain.Frame{Dt: s.dt, ObjectPos: it.root.Pos, ObjectRot: it.root.Rot, ObjectScale: it.root.Scale, Reference: st.Reference}
-		for k := range steps {
-			c := &st.Chains[int(h.First)+k]
-			steps[k] = int8(chain.PrepareIn(&st.Rest, &st.Particles, c, &pose, &f))
-		}
+		chain.PrepareChains(steps, &st.Rest, &st.Particles, st.Chains[h.First:h.First+h.Count], &pose, &f)
 	}
 }
 

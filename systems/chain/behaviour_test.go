@@ -233,6 +233,33 @@ func TestFreezeAxisKeepsParticlesInPlane(t *testing.T) {
 	}
 }
 
+// The freeze plane is the parent bone's animated axis of this frame: with
+// the character turning, the plane turns with it (an axis read once, at
+// the reset, would keep the first frame's).
+func TestFreezePlaneTurnsWithTheParentBone(t *testing.T) {
+	r := line(5, 0.2)
+	s := still()
+	s.Damping = 0.1
+	s.Force = mgl32.Vec3{0.01, 0, 0.02}
+	s.Freeze = FreezeZ
+	pool, c := r.build(t, Desc{EndLength: 1, Settings: s})
+	p := c.Particles(pool)
+	var normal mgl32.Vec3
+	r.run(t, p, c, nil, 90, func(f int) {
+		r.obj.ObjectRot = mgl32.QuatRotate(0.02*float32(f), mgl32.Vec3{0, 1, 0}) // 1.8 rad in all, under the teleport angle per frame
+		normal = mathx.Rotate(r.obj.ObjectRot, mgl32.Vec3{0, 0, 1})
+	}, func(f int) {
+		for i := range p.Pos {
+			if d := mathx.Dot(p.Pos[i].Sub(p.Pos[0]), normal); d > 1e-5 || d < -1e-5 {
+				t.Fatalf("frame %d: particle %d is %v off the turned plane", f, i, d)
+			}
+		}
+	})
+	if d := p.Pos[6].Sub(p.Pos[0]).Sub(mgl32.Vec3{0, -1.2, 0}).Len(); d < 0.05 {
+		t.Errorf("tip %v did not swing in the plane; the test proves nothing", p.Pos[6])
+	}
+}
+
 func TestTreeOneChildRule(t *testing.T) {
 	// root ─ A1 ─ A2
 	//      └ B1 ─ B2

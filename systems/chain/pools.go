@@ -21,9 +21,22 @@ import (
 
 // PrepareIn is Prepare on c's particles in rest and sim.
 func PrepareIn(rest, sim *Particles, c *Chain, pose *Pose, f *Frame) int {
-	var p Particles
-	viewIn(&p, rest, c.RestFirst, sim, c.First, c.N)
-	return prepare(&p, c, pose, f)
+	o := objectOf(f)
+	v := prepView{rest: rest, sim: sim}
+	return prepare(&v, c, pose, &o)
+}
+
+// PrepareChains runs PrepareIn on each of one character's chains cs, on
+// its pose and frame, and writes chain k's result to steps[k] (for the
+// first min(len(steps), len(cs)) chains). What the frame gives every chain
+// (the character's rotation normalised, its scale) is worked out once.
+func PrepareChains(steps []int8, rest, sim *Particles, cs []Chain, pose *Pose, f *Frame) {
+	o := objectOf(f)
+	cs = cs[:min(len(steps), len(cs))]
+	for k := range cs {
+		v := prepView{rest: rest, sim: sim}
+		steps[k] = int8(prepare(&v, &cs[k], pose, &o)) // -1..MaxSubStepsLimit
+	}
 }
 
 // StepsIn runs the steps Prepare asked for: sub-steps 0..steps-1 (Step),

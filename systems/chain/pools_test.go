@@ -136,3 +136,74 @@ func TestGatherChangesNoResult(t *testing.T) {
 	}
 	run(30, 60)
 }
+
+// PrepareChains gives each of a character's chains what Prepare on its
+// own view gives, bit for bit, through the frames where PrepareChains
+// builds the view it otherwise skips: a reset on demand, a teleport that
+// carries one chain and resets the other, and a freeze axis every frame.
+func TestPrepareChainsMatchesPrepare(t *testing.T) {
+	twoStrands := func() *testRig {
+		parents := []int32{-1, 0, 1, 2, 3, 0, 5, 6, 7}
+		pos := make([]mgl32.Vec3, len(parents))
+		for i := 1; i < len(parents); i++ {
+			pos[i] = mgl32.Vec3{0, -0.2, 0}
+		}
+		pos[1], pos[5] = mgl32.Vec3{0.1, 0, 0}, mgl32.Vec3{-0.1, 0, 0}
+		return newRig(parents, pos)
+	}
+	descs := [2]Desc{{Root: 1, EndLength: 1}, {Root: 5}}
+	for k := range descs {
+		s := DefaultSettings()
+		s.Gravity, s.Stiffness = mgl32.Vec3{0, -0.01, 0}, 0.2
+		if k == 0 {
+			s.Teleport, s.Freeze = TeleportKeep, FreezeX
+		}
+		descs[k].Settings = s
+	}
+	ra, rb := twoStrands(), twoStrands()
+	poolA, poolB := &Particles{}, &Particles{}
+	var ca [2]Chain
+	cb := make([]Chain, 2)
+	for k := range descs {
+		if err := Build(poolA, &ca[k], &ra.skel, &descs[k]); err != nil {
+			t.Fatal(err)
+		}
+		if err := Build(poolB, &cb[k], &rb.skel, &descs[k]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	steps := make([]int8, 2)
+	for f := range 60 {
+		tm := float64(f) / 60
+		obj := Frame{
+			Dt:          1.0 / 60,
+			ObjectPos:   mgl32.Vec3{float32(0.3 * math.Sin(4*tm)), 0, 0},
+			ObjectRot:   mgl32.QuatRotate(float32(0.4*math.Sin(3*tm)), mgl32.Vec3{0, 1, 0}),
+			ObjectScale: mgl32.Vec3{1, 1, 1},
+		}
+		switch {
+		case f == 20:
+			ca[1].Reset()
+			cb[1].Reset()
+		case f >= 40:
+			obj.ObjectPos[2] += 5 // a jump at frame 40: both chains teleport
+		}
+		ra.obj, rb.obj = obj, obj
+		ra.animate()
+		rb.animate()
+		PrepareChains(steps, poolB, poolB, cb, &rb.pose, &rb.obj)
+		for k := range ca {
+			n := Prepare(ca[k].Particles(poolA), &ca[k], ra.pose, &ra.obj)
+			if int(steps[k]) != n {
+				t.Fatalf("frame %d chain %d: PrepareChains %d steps, Prepare %d", f, k, steps[k], n)
+			}
+			StepsIn(poolA, poolA, &ca[k], &ra.pose, n, nil)
+			StepsIn(poolB, poolB, &cb[k], &rb.pose, n, nil)
+		}
+		for i := range poolA.Pos {
+			if poolA.Pos[i] != poolB.Pos[i] || poolA.Prev[i] != poolB.Prev[i] {
+				t.Fatalf("frame %d particle %d: Prepare %v %v, PrepareChains %v %v", f, i, poolA.Pos[i], poolA.Prev[i], poolB.Pos[i], poolB.Prev[i])
+			}
+		}
+	}
+}

@@ -14,16 +14,73 @@ import (
 // run: 0 means run SkipUpdate, and -1 means the chain is off this frame
 // (weight 0, too far from the reference, or a pose too short for its bones):
 // leave the animated pose alone and do not call Apply.
-func Prepare(p Particles, c *Chain, pose Pose, f *Frame) int { return prepare(&p, c, &pose, f) }
+func Prepare(p Particles, c *Chain, pose Pose, f *Frame) int {
+	o := objectOf(f)
+	v := prepView{p: p, built: true}
+	return prepare(&v, c, &pose, &o)
+}
 
-func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
+// object is what Prepare reads of the frame, with what every chain of the
+// character derives from it worked out once.
+type object struct {
+	*Frame
+	rot   mgl32.Quat // ObjectRot normalised; the zero value counts as identity
+	scale float32    // the object scale (maxAbs)
+}
+
+func objectOf(f *Frame) object {
+	r := &f.ObjectRot
+	return object{Frame: f, rot: normalized(r.W, r.V[0], r.V[1], r.V[2]), scale: maxAbs(f.ObjectScale)}
+}
+
+// prepView hands prepare a chain's particles. PrepareIn's is built only
+// when needed: on most frames prepare reads the root's bone alone, and the
+// whole view (nine slices) only on a reset, a carry or with a freeze axis.
+type prepView struct {
+	rest, sim *Particles // where the chain's particles live, when not built
+	p         Particles
+	built     bool
+}
+
+// fits reports whether c's particles are sized for its step inputs
+// (c.fits), its root's bone within reach.
+func (v *prepView) fits(c *Chain) bool {
+	if v.built {
+		return c.fits(v.p.Len())
+	}
+	return c.fits(c.N) && c.RestFirst >= 0 && c.RestFirst < len(v.rest.Bone)
+}
+
+// rootBone returns the bone of c's root particle (fits was true).
+func (v *prepView) rootBone(c *Chain) int32 {
+	if v.built {
+		return v.p.Bone[0]
+	}
+	return v.rest.Bone[c.RestFirst]
+}
+
+// particles returns c's particles, building the view the first time.
+func (v *prepView) particles(c *Chain) *Particles {
+	if !v.built {
+		viewIn(&v.p, v.rest, c.RestFirst, v.sim, c.First, c.N)
+		v.built = true
+	}
+	return &v.p
+}
+
+func prepare(v *prepView, c *Chain, pose *Pose, f *object) int {
 	s := &c.Settings
 	off := !(s.Weight > 0)
 	if s.DisableDistance > 0 {
 		d := f.Reference.Sub(f.ObjectPos)
 		off = off || mathx.Dot(d, d) > s.DisableDistance*s.DisableDistance
 	}
-	if off || !c.fits(p.Len()) || !poseFits(*pose, c.maxBone) || p.Bone[0] < 0 {
+	if off || !v.fits(c) || !poseFits(*pose, c.maxBone) {
+		c.off = true
+		return -1
+	}
+	root := v.rootBone(c)
+	if root < 0 {
 		c.off = true
 		return -1
 	}
@@ -36,13 +93,13 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 	// packOK): every Prepare that writes them packs if one changes.
 	t0, w0, s0 := c.t, c.weight, c.scale
 	c.weight = mathx.Clamp01(s.Weight)
-	c.scale = maxAbs(f.ObjectScale)
+	c.scale = f.scale
 
-	objRot := normalized(f.ObjectRot.W, f.ObjectRot.V[0], f.ObjectRot.V[1], f.ObjectRot.V[2]) // the zero value counts as identity
+	objRot := f.rot
 	move := f.ObjectPos.Sub(c.objPos)
 	if c.started && !c.reset && c.isTeleport(move, objRot) {
 		if s.Teleport == TeleportKeep {
-			carry(*p, c.objPos, c.objRot, f.ObjectPos, objRot)
+			carry(*v.particles(c), c.objPos, c.objRot, f.ObjectPos, objRot)
 		} else {
 			c.reset = true
 		}
@@ -84,7 +141,13 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 	if !c.packOK || c.t != t0 || c.weight != w0 || c.scale != s0 {
 		pack(c)
 	}
-	prepareAnim(p, c, pose, c.freeze(), reset)
+	c.animRoot = mgl32.Vec3{}
+	if int(root) < len(pose.WorldPos) {
+		c.animRoot = pose.WorldPos[root] // animAt of the root
+	}
+	if freeze := c.freeze(); reset || freeze != FreezeNone {
+		prepareAnim(v.particles(c), c, pose, freeze, reset)
+	}
 
 	// Gravity minus the part that already acts on the rest pose: the rest
 	// direction of gravity follows the root bone's animated rotation.
@@ -92,7 +155,7 @@ func prepare(p *Particles, c *Chain, pose *Pose, f *Frame) int {
 	g := s.Gravity
 	if g2 := mathx.Dot(g, g); g2 > mathx.Epsilon {
 		rg0, rg1, rg2 := invRotate(&c.restRot, g) // g in the root bone's rest space
-		q := &pose.WorldRot[p.Bone[0]]
+		q := &pose.WorldRot[root]
 		r0, r1, r2 := rotate(q.W, q.V[0], q.V[1], q.V[2], rg0, rg1, rg2)
 		if k := (g[0]*r0 + g[1]*r1 + g[2]*r2) / g2; k > 0 {
 			g = mgl32.Vec3{g[0] - g[0]*k, g[1] - g[1]*k, g[2] - g[2]*k}

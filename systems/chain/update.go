@@ -10,7 +10,7 @@ import (
 // shapes are the character's collider shapes for this frame (see
 // PlaceColliders); the chain uses those listed in c.Colliders.
 func Update(p Particles, c *Chain, pose Pose, shapes []collide.Shape, f *Frame) int {
-	n := prepare(&p, c, &pose, f)
+	n := Prepare(p, c, pose, f) // the particles share p's storage
 	if n < 0 {
 		return -1
 	}
