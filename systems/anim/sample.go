@@ -158,35 +158,13 @@ func (c *Clip) accumulate(acc, rest Pose, t, w float32, rs *boneSets) {
 	}
 	if nr := len(c.rotBones); nr > 0 {
 		k0 := c.rot[k*nr : (k+1)*nr]
-		if a == 0 {
-			for i, b := range c.rotBones {
-				addQuatTo(&acc.Rot[b], &k0[i], w)
-			}
-		} else {
-			k1 := c.rot[(k+1)*nr : (k+2)*nr]
-			k1 = k1[:len(k0)]
-			for i, b := range c.rotBones {
-				q0, q1 := &k0[i], &k1[i]
-				a0, a1 := 1-a, a
-				if q0.W*q1.W+q0.V[0]*q1.V[0]+q0.V[1]*q1.V[1]+q0.V[2]*q1.V[2] < 0 {
-					a1 = -a
-				}
-				qw := a0*q0.W + a1*q1.W
-				qx := a0*q0.V[0] + a1*q1.V[0]
-				qy := a0*q0.V[1] + a1*q1.V[1]
-				qz := a0*q0.V[2] + a1*q1.V[2]
-				// The nlerp's normalisation folded into the weight.
-				s := w / float32(math.Sqrt(float64(qw*qw+qx*qx+qy*qy+qz*qz)))
-				r := &acc.Rot[b]
-				if r.W*qw+r.V[0]*qx+r.V[1]*qy+r.V[2]*qz < 0 {
-					s = -s
-				}
-				r.W += s * qw
-				r.V[0] += s * qx
-				r.V[1] += s * qy
-				r.V[2] += s * qz
-			}
+		var k1 []mgl32.Quat
+		if a != 0 {
+			k1 = c.rot[(k+1)*nr : (k+2)*nr]
 		}
+		// Every tracked bone is below BoneCount (NewClip): with acc that
+		// long, the SIMD kernels' unchecked writes stay inside it.
+		accumulateRot(acc.Rot, c.rotBones, k0, k1, a, w, len(acc.Rot) >= c.bones)
 	}
 	accumulateVec(acc.Pos, c.posBones, c.pos, k, a, w)
 	accumulateVec(acc.Scale, c.sclBones, c.scl, k, a, w)
