@@ -546,10 +546,10 @@ func (q *quad) finish(i, j int, m uint32) {
 		var x0, x1, x2 float32
 		touched := false
 		if m&(1<<s) != 0 {
+			// The kernel found stage A's position in a bound (hits): push
+			// tests the bounds again, collider by collider.
 			x0, x1, x2 = q.ax[s], q.ay[s], q.az[s]
-			if q.hits(s, mask, x0, x1, x2, r) {
-				x0, x1, x2, touched = q.push(s, mask, x0, x1, x2, r)
-			}
+			x0, x1, x2, touched = q.push(s, mask, x0, x1, x2, r)
 			x0, x1, x2 = keepLength3(x0, x1, x2, p0, p1, p2, ka.o0, ka.o1, ka.o2, ka.rl)
 		} else {
 			x0, x1, x2 = P.x[s], P.y[s], P.z[s]
@@ -562,16 +562,15 @@ func (q *quad) finish(i, j int, m uint32) {
 func (q *quad) again(s, i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, touched bool) {
 	P, r := &q.part[i&(quadMaxN-1)], q.pk[s][i*q.ps[s]].r
 	ka := P.anim(s)
-	if q.hits(s, mask, x0, x1, x2, r) {
-		y0, y1, y2, moved := q.push(s, mask, x0, x1, x2, r)
-		if moved {
-			d0, d1, d2 := y0-x0, y1-x1, y2-x2
-			q.slack[s] += sqrt32(d0*d0 + d1*d1 + d2*d2)
-			if reach := q.chains[s].reach; !(reach+q.slack[s] <= q.clReach[s]) {
-				q.cull(s, (reach+2*q.slack[s])*(1+cullMargin))
-			}
-			x0, x1, x2, touched = y0, y1, y2, true
+	// Push itself skips the colliders whose bound x is outside: no hits
+	// first, as the scalar again has (there it saves a call).
+	if y0, y1, y2, moved := q.push(s, mask, x0, x1, x2, r); moved {
+		d0, d1, d2 := y0-x0, y1-x1, y2-x2
+		q.slack[s] += sqrt32(d0*d0 + d1*d1 + d2*d2)
+		if reach := q.chains[s].reach; !(reach+q.slack[s] <= q.clReach[s]) {
+			q.cull(s, (reach+2*q.slack[s])*(1+cullMargin))
 		}
+		x0, x1, x2, touched = y0, y1, y2, true
 	}
 	if touched {
 		P.hit[s] = ^uint32(0)
