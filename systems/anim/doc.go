@@ -30,7 +30,10 @@
 //     non-zero weight, accumulated straight into the destination pose; the
 //     caller's [Scratch] holds the weights. Bones no clip of the space
 //     animates are copied from the rest pose, not blended: a rig whose clips
-//     move 21 of 85 bones blends 21.
+//     move 21 of 85 bones blends 21. On amd64 the rotation keys are
+//     accumulated four bones at a time in SSE2 (rot_amd64.s), with the
+//     operations of the Go loop in the same order and so the same bits;
+//     `-tags purego`, GOAMD64=v3 and other architectures run the Go loop.
 //   - Playback (player.go): a [Player] is one character's pointer-free
 //     playback state (parameter, target, smoothing, one normalised time,
 //     speed, Direct weights, the last weights). [BlendSpace.Play] is the

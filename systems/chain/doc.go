@@ -25,6 +25,10 @@
 //     PlaceColliders puts collider descriptions on the animated bones;
 //     RestoreLocals is DynamicBone's InitTransforms for bones no animation
 //     writes.
+//   - For chains in a store's pools (rest data shared between characters
+//     built alike), PrepareIn, StepsIn and ApplyIn run the kernels in
+//     place; PrepareChains prepares one character's chains in one call,
+//     the frame's rotation and scale worked out once for all of them.
 //   - Quad.StepsIn steps the same chain of four characters (chains sharing
 //     rest data, see Chain.RestFirst) side by side, one per SIMD lane (SSE2
 //     on amd64), with the same bits as StepsIn on each: systems that step
