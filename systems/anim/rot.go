@@ -44,15 +44,7 @@ func addQuatsGo(acc []mgl32.Quat, bones []int32, k0 []mgl32.Quat, w float32) {
 func nlerpAddGo(acc []mgl32.Quat, bones []int32, k0, k1 []mgl32.Quat, a, w float32) {
 	k0, k1 = k0[:len(bones)], k1[:len(bones)]
 	for i, b := range bones {
-		q0, q1 := &k0[i], &k1[i]
-		a0, a1 := 1-a, a
-		if q0.W*q1.W+q0.V[0]*q1.V[0]+q0.V[1]*q1.V[1]+q0.V[2]*q1.V[2] < 0 {
-			a1 = -a
-		}
-		qw := a0*q0.W + a1*q1.W
-		qx := a0*q0.V[0] + a1*q1.V[0]
-		qy := a0*q0.V[1] + a1*q1.V[1]
-		qz := a0*q0.V[2] + a1*q1.V[2]
+		qw, qx, qy, qz := lerpKeys(&k0[i], &k1[i], a)
 		// The nlerp's normalisation folded into the weight.
 		s := w / float32(math.Sqrt(float64(qw*qw+qx*qx+qy*qy+qz*qz)))
 		r := &acc[b]
@@ -64,4 +56,15 @@ func nlerpAddGo(acc []mgl32.Quat, bones []int32, k0, k1 []mgl32.Quat, a, w float
 		r.V[1] += s * qy
 		r.V[2] += s * qz
 	}
+}
+
+// lerpKeys returns the nlerp of q0 and q1 at a before its normalisation:
+// (1-a) q0 + a q1, with q1 negated when the two point apart (the shorter
+// arc).
+func lerpKeys(q0, q1 *mgl32.Quat, a float32) (w, x, y, z float32) {
+	a0, a1 := 1-a, a
+	if q0.W*q1.W+q0.V[0]*q1.V[0]+q0.V[1]*q1.V[1]+q0.V[2]*q1.V[2] < 0 {
+		a1 = -a
+	}
+	return a0*q0.W + a1*q1.W, a0*q0.V[0] + a1*q1.V[0], a0*q0.V[1] + a1*q1.V[1], a0*q0.V[2] + a1*q1.V[2]
 }

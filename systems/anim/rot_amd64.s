@@ -10,20 +10,21 @@
 // columns (w, x, y, z of the four bones); so are the four accumulator
 // rotations, which go back as rows.
 
-DATA sign<>+0(SB)/4, $0x80000000
-DATA sign<>+4(SB)/4, $0x80000000
-DATA sign<>+8(SB)/4, $0x80000000
-DATA sign<>+12(SB)/4, $0x80000000
-GLOBL sign<>(SB), RODATA|NOPTR, $16
+// SPLAT defines name as four float32 of the given bits.
+#define SPLAT(name, bits) \
+	DATA name<>+0(SB)/4, $bits; \
+	DATA name<>+4(SB)/4, $bits; \
+	DATA name<>+8(SB)/4, $bits; \
+	DATA name<>+12(SB)/4, $bits; \
+	GLOBL name<>(SB), RODATA|NOPTR, $16
 
-DATA one<>+0(SB)/4, $0x3f800000
-DATA one<>+4(SB)/4, $0x3f800000
-DATA one<>+8(SB)/4, $0x3f800000
-DATA one<>+12(SB)/4, $0x3f800000
-GLOBL one<>(SB), RODATA|NOPTR, $16
+SPLAT(sign, 0x80000000)
+SPLAT(one, 0x3f800000)
 
 // TRANSPOSE turns rows r0..r3 (lanes 0..3) into columns: afterwards r1,
-// t1, r3, r2 hold element 0, 1, 2, 3 of every row.
+// t1, r3, r2 hold element 0, 1, 2, 3 of every row. (The chain and spring
+// packages' headers define the same; the assembler reads headers from a
+// package's own directory only.)
 #define TRANSPOSE(r0, r1, r2, r3, t0, t1) \
 	MOVAPS   r0, t0; \
 	UNPCKLPS r1, t0; \

@@ -100,14 +100,7 @@ func (c *Clip) Sample(dst, rest Pose, t float32) bool {
 // arc. Two unit keys at most 180 degrees apart never sum to zero with these
 // weights (|sum|² >= (1-a)² + a² >= 0.5), so no fallback is needed.
 func nlerpKeys(dst, q0, q1 *mgl32.Quat, a float32) {
-	a0, a1 := 1-a, a
-	if q0.W*q1.W+q0.V[0]*q1.V[0]+q0.V[1]*q1.V[1]+q0.V[2]*q1.V[2] < 0 {
-		a1 = -a
-	}
-	w := a0*q0.W + a1*q1.W
-	x := a0*q0.V[0] + a1*q1.V[0]
-	y := a0*q0.V[1] + a1*q1.V[1]
-	z := a0*q0.V[2] + a1*q1.V[2]
+	w, x, y, z := lerpKeys(q0, q1, a)
 	inv := 1 / float32(math.Sqrt(float64(w*w+x*x+y*y+z*z)))
 	dst.W = w * inv
 	dst.V[0] = x * inv
