@@ -121,52 +121,77 @@ type ChainStep struct{ *chainSystem }
 func NewChainStep() *ChainStep { return &ChainStep{newChainSystem("chain.step", stepChains)} }
 
 func stepChains(s *chainSystem, lo, hi int) {
-	st := s.st
 	// Four characters at a time: their chains of one shape (the k-th chain
 	// of characters built alike) step side by side, one per SIMD lane. The
 	// result is the same bits as stepping each alone, so how the
 	// characters fall into chunks and fours changes nothing.
+	s.byFours(lo, hi, false)
+}
+
+// byFours steps (or, with apply, applies) the chunk [lo, hi) four
+// characters at a time, after prefetching the (up to) four that follow
+// each four, and each character left over alone. It calls the kernels
+// directly, not through function values: the Quad, passed to a call Go
+// cannot see, would move to the heap.
+func (s *chainSystem) byFours(lo, hi int, apply bool) {
 	var q chain.Quad
 	items := s.chars.items[lo:hi]
 	a := 0
 	for ; chainsInFours && a+4 <= len(items); a += 4 {
 		for _, it := range items[a+4 : min(a+8, len(items))] {
-			prefetchStep(s, it)
-		}
-		g := items[a : a+4]
-		n := g[0].feat.Count
-		if g[1].feat.Count != n || g[2].feat.Count != n || g[3].feat.Count != n {
-			for _, it := range g {
-				stepChar(s, it)
+			if apply {
+				prefetchApply(s, it)
+			} else {
+				prefetchStep(s, it)
 			}
-			continue
 		}
-		var cs [4]*chain.Chain
-		var steps [4]int
-		var shapes [4][]collide.Shape
-		var poses [4]chain.Pose
-		for l, it := range g {
-			h := it.feat
-			shapes[l] = st.Shapes[h.ColliderFirst : h.ColliderFirst+h.ColliderCount]
-			poses[l] = posePart(s.pool, it.pose)
-		}
-		pp := [4]*chain.Pose{&poses[0], &poses[1], &poses[2], &poses[3]}
-		q.Shapes(&shapes) // once for the four characters' chains
-		for k := range n {
-			for l, it := range g {
-				c := it.feat.First + k
-				cs[l], steps[l] = &st.Chains[c], int(st.Steps[c])
-			}
-			finite := q.StepsIn(&st.Rest, &st.Particles, &cs, &pp, &steps)
-			for l, it := range g {
-				if !finite[l] {
-					st.Steps[it.feat.First+k] = stepsFaulted
-				}
-			}
+		if apply {
+			applyFour(s, &q, items[a:a+4])
+		} else {
+			stepFour(s, &q, items[a:a+4])
 		}
 	}
 	for _, it := range items[a:] {
-		stepChar(s, it)
+		if apply {
+			applyChar(s, it)
+		} else {
+			stepChar(s, it)
+		}
+	}
+}
+
+// stepFour steps the chains of the four characters g.
+func stepFour(s *chainSystem, q *chain.Quad, g []featureRef[components.Chains]) {
+	st := s.st
+	n := g[0].feat.Count
+	if g[1].feat.Count != n || g[2].feat.Count != n || g[3].feat.Count != n {
+		for _, it := range g {
+			stepChar(s, it)
+		}
+		return
+	}
+	var cs [4]*chain.Chain
+	var steps [4]int
+	var shapes [4][]collide.Shape
+	var poses [4]chain.Pose
+	for l, it := range g {
+		h := it.feat
+		shapes[l] = st.Shapes[h.ColliderFirst : h.ColliderFirst+h.ColliderCount]
+		poses[l] = posePart(s.pool, it.pose)
+	}
+	pp := [4]*chain.Pose{&poses[0], &poses[1], &poses[2], &poses[3]}
+	q.Shapes(&shapes) // once for the four characters' chains
+	for k := range n {
+		for l, it := range g {
+			c := it.feat.First + k
+			cs[l], steps[l] = &st.Chains[c], int(st.Steps[c])
+		}
+		finite := q.StepsIn(&st.Rest, &st.Particles, &cs, &pp, &steps)
+		for l, it := range g {
+			if !finite[l] {
+				st.Steps[it.feat.First+k] = stepsFaulted
+			}
+		}
 	}
 }
 
@@ -201,18 +226,7 @@ func NewChainApply() *ChainApply { return &ChainApply{newChainSystem("chain.appl
 func applyChains(s *chainSystem, lo, hi int) {
 	// Four characters at a time, as the step: the k-th chains of the four
 	// are applied side by side, with the same bits as each alone.
-	var q chain.Quad
-	items := s.chars.items[lo:hi]
-	a := 0
-	for ; chainsInFours && a+4 <= len(items); a += 4 {
-		for _, it := range items[a+4 : min(a+8, len(items))] {
-			prefetchApply(s, it)
-		}
-		applyFour(s, &q, items[a:a+4])
-	}
-	for _, it := range items[a:] {
-		applyChar(s, it)
-	}
+	s.byFours(lo, hi, true)
 }
 
 // prefetchStep starts loading what stepping its chains reads: its

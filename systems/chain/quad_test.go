@@ -201,15 +201,7 @@ func TestQuadCollidersPastBoundedShapes(t *testing.T) {
 		}
 		cs[s] = &l.ca[s]
 	}
-	var q Quad
-	quads, touched := 0, 0
-	for f := 0; f < 120; f++ {
-		quad, n := l.stepBoth(t, f, 1.0/60, &q, &cs)
-		quads, touched = quads+quad, touched+n
-	}
-	if quads < 100 || touched < 20 {
-		t.Fatalf("%d frames stepped as a quad, %d particle touches: the run tests too little", quads, touched)
-	}
+	l.run120(t, &cs)
 }
 
 // Lanes that list their colliders in different orders (so that the
@@ -223,15 +215,7 @@ func TestQuadLanesListingCollidersInOtherOrders(t *testing.T) {
 		l.ca[s].Colliders, l.cb[s].Colliders = orders[s], orders[s]
 		cs[s] = &l.ca[s]
 	}
-	var q Quad
-	quads, touched := 0, 0
-	for f := 0; f < 120; f++ {
-		quad, n := l.stepBoth(t, f, 1.0/60, &q, &cs)
-		quads, touched = quads+quad, touched+n
-	}
-	if quads < 100 || touched < 20 {
-		t.Fatalf("%d frames stepped as a quad, %d particle touches: the run tests too little", quads, touched)
-	}
+	l.run120(t, &cs)
 }
 
 // A lane whose state is not finite is repaired as StepsIn repairs it, and
@@ -481,5 +465,21 @@ func TestQuadAnimateMatchesAnimate(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// run120 steps the lanes cs 120 frames at 60 fps through stepBoth and
+// fails when too few frames ran as a quad or too few particles touched a
+// collider for the run to test anything.
+func (l *quadLanes) run120(t *testing.T, cs *[4]*Chain) {
+	t.Helper()
+	var q Quad
+	quads, touched := 0, 0
+	for f := 0; f < 120; f++ {
+		quad, n := l.stepBoth(t, f, 1.0/60, &q, cs)
+		quads, touched = quads+quad, touched+n
+	}
+	if quads < 100 || touched < 20 {
+		t.Fatalf("%d frames stepped as a quad, %d particle touches: the run tests too little", quads, touched)
 	}
 }
