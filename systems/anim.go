@@ -35,6 +35,7 @@ type AnimLibrary struct {
 // facade rejects both at set-up, so only a component written directly can
 // have them.
 type Animation struct {
+	noCrossReads
 	frame frame
 	lib   generic.Resource[AnimLibrary]
 	chars featureCharacters[components.Animation]
@@ -67,11 +68,20 @@ func (s *Animation) Initialize(w *ecs.World) {
 }
 
 // Update implements System.
-func (s *Animation) Update(w *ecs.World) {
+func (s *Animation) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
+
+func (s *Animation) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg, s.spaces = s.frame.pool.Get(), s.frame.reg.Get(), s.lib.Get().Spaces
 	s.dt = s.frame.time.Get().Dt
-	s.frame.faults.Get().Report(s.frame.jobs.Get().For(s.job, len(items), CharacterGrain, s.body))
+	return s.job, s.body, len(items)
+}
+
+func (s *Animation) framePoses(dst []*components.Pose) []*components.Pose {
+	return s.chars.framePoses(dst)
+}
+
+func (s *Animation) releaseFrame() {
 	s.chars.release()
 	s.pool, s.reg, s.spaces = nil, nil, nil
 }

@@ -61,6 +61,7 @@ func NewBreathComponent(skel *rig.Skeleton, s breath.Settings, offset float32) (
 // component (140 bytes; BreathSettings only when a phase begins)
 // and the cache lines of the bones the breath reads and writes.
 type BreathSystem struct {
+	noCrossReads
 	frame  frame
 	filter *generic.Filter4[components.Pose, components.Root, components.Breath, components.BreathSettings]
 	items  []breathRef
@@ -95,7 +96,9 @@ func NewBreathSystem() *BreathSystem {
 func (s *BreathSystem) Initialize(w *ecs.World) { s.frame = newFrame(w) }
 
 // Update implements System.
-func (s *BreathSystem) Update(w *ecs.World) {
+func (s *BreathSystem) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
+
+func (s *BreathSystem) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	q := s.filter.Query(w)
 	s.items = slicex.Reserve(s.items, q.Count()) // see featureCharacters.gather
 	for q.Next() {
@@ -103,7 +106,17 @@ func (s *BreathSystem) Update(w *ecs.World) {
 		s.items = append(s.items, breathRef{p, r, b, st})
 	}
 	s.pool, s.reg, s.dt = s.frame.pool.Get(), s.frame.reg.Get(), s.frame.time.Get().Dt
-	s.frame.faults.Get().Report(s.frame.jobs.Get().For(s.job, len(s.items), CharacterGrain, s.body))
+	return s.job, s.body, len(s.items)
+}
+
+func (s *BreathSystem) framePoses(dst []*components.Pose) []*components.Pose {
+	for i := range s.items {
+		dst = append(dst, s.items[i].pose)
+	}
+	return dst
+}
+
+func (s *BreathSystem) releaseFrame() {
 	clear(s.items) // no pointer outlives the frame
 	s.items = s.items[:0]
 	s.pool, s.reg = nil, nil

@@ -29,6 +29,7 @@ func init() {
 
 // chainSystem is what the three chain systems share.
 type chainSystem struct {
+	noCrossReads
 	frame frame
 	chars featureCharacters[components.Chains]
 	store generic.Resource[ChainStore]
@@ -52,10 +53,19 @@ func (s *chainSystem) Initialize(w *ecs.World) {
 	s.store = generic.NewResource[ChainStore](w)
 }
 
-func (s *chainSystem) Update(w *ecs.World) {
+func (s *chainSystem) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
+
+func (s *chainSystem) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg, s.st, s.dt = s.frame.pool.Get(), s.frame.reg.Get(), s.store.Get(), s.frame.time.Get().Dt
-	s.frame.faults.Get().Report(s.frame.jobs.Get().For(s.job, len(items), CharacterGrain, s.body))
+	return s.job, s.body, len(items)
+}
+
+func (s *chainSystem) framePoses(dst []*components.Pose) []*components.Pose {
+	return s.chars.framePoses(dst)
+}
+
+func (s *chainSystem) releaseFrame() {
 	s.chars.release()
 	s.pool, s.reg, s.st = nil, nil, nil
 }
@@ -85,9 +95,11 @@ func NewChainPrepare() *ChainPrepare {
 
 // Update implements System: it first compacts away removed characters'
 // chains (on this goroutine, before any worker sees the store).
-func (s *ChainPrepare) Update(w *ecs.World) {
+func (s *ChainPrepare) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
+
+func (s *ChainPrepare) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	s.store.Get().Compact(w, s.compact)
-	s.chainSystem.Update(w)
+	return s.chainSystem.gatherFrame(w)
 }
 
 func prepareChains(s *chainSystem, lo, hi int) {

@@ -3,6 +3,8 @@ package systems
 import (
 	"github.com/mlange-42/arche/ecs"
 
+	"github.com/sway-anim/sway/components"
+
 	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/jobs"
 )
@@ -12,6 +14,7 @@ import (
 // output a later phase reads; a character whose pose did not change costs
 // only the check.
 type ForwardKinematics struct {
+	noCrossReads
 	frame frame
 	chars characters
 	job   *jobs.Job
@@ -35,10 +38,19 @@ func NewForwardKinematics(name string) *ForwardKinematics {
 func (s *ForwardKinematics) Initialize(w *ecs.World) { s.frame = newFrame(w) }
 
 // Update implements System.
-func (s *ForwardKinematics) Update(w *ecs.World) {
+func (s *ForwardKinematics) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
+
+func (s *ForwardKinematics) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg = s.frame.pool.Get(), s.frame.reg.Get()
-	s.frame.faults.Get().Report(s.frame.jobs.Get().For(s.job, len(items), CharacterGrain, s.body))
+	return s.job, s.body, len(items)
+}
+
+func (s *ForwardKinematics) framePoses(dst []*components.Pose) []*components.Pose {
+	return s.chars.framePoses(dst)
+}
+
+func (s *ForwardKinematics) releaseFrame() {
 	s.chars.release()
 	s.pool, s.reg = nil, nil
 }

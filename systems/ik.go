@@ -50,16 +50,42 @@ func (s *IKSystem) Initialize(w *ecs.World) {
 }
 
 // Update implements System.
-func (s *IKSystem) Update(w *ecs.World) {
+func (s *IKSystem) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
+
+func (s *IKSystem) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg = s.frame.pool.Get(), s.frame.reg.Get()
-	for i := range items {
-		k := items[i].feat
+	return s.job, s.body, len(items)
+}
+
+// crossReads reports whether a limb's target is another entity's bone:
+// resolving it reads that character's pose.
+func (s *IKSystem) crossReads() bool {
+	for i := range s.chars.items {
+		k := s.chars.items[i].feat
+		for l := 0; l < int(min(k.NumLimbs, components.MaxIKLimbs)); l++ {
+			if k.Limbs[l].Target.IsEntity() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (s *IKSystem) resolveFrame(w *ecs.World) {
+	for i := range s.chars.items {
+		k := s.chars.items[i].feat
 		for l := 0; l < int(min(k.NumLimbs, components.MaxIKLimbs)); l++ {
 			s.targets.resolve(w, s.pool, s.reg, &k.Limbs[l].Target)
 		}
 	}
-	s.frame.faults.Get().Report(s.frame.jobs.Get().For(s.job, len(items), CharacterGrain, s.body))
+}
+
+func (s *IKSystem) framePoses(dst []*components.Pose) []*components.Pose {
+	return s.chars.framePoses(dst)
+}
+
+func (s *IKSystem) releaseFrame() {
 	s.chars.release()
 	s.pool, s.reg = nil, nil
 }

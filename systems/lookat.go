@@ -101,13 +101,36 @@ func (s *LookAtSystem) Initialize(w *ecs.World) {
 }
 
 // Update implements System.
-func (s *LookAtSystem) Update(w *ecs.World) {
+func (s *LookAtSystem) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
+
+func (s *LookAtSystem) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg, s.dt = s.frame.pool.Get(), s.frame.reg.Get(), s.frame.time.Get().Dt
-	for i := range items {
-		s.targets.resolve(w, s.pool, s.reg, &items[i].feat.Target)
+	return s.job, s.body, len(items)
+}
+
+// crossReads reports whether a target is another entity's bone: resolving
+// it reads that character's pose.
+func (s *LookAtSystem) crossReads() bool {
+	for i := range s.chars.items {
+		if s.chars.items[i].feat.Target.IsEntity() {
+			return true
+		}
 	}
-	s.frame.faults.Get().Report(s.frame.jobs.Get().For(s.job, len(items), CharacterGrain, s.body))
+	return false
+}
+
+func (s *LookAtSystem) resolveFrame(w *ecs.World) {
+	for i := range s.chars.items {
+		s.targets.resolve(w, s.pool, s.reg, &s.chars.items[i].feat.Target)
+	}
+}
+
+func (s *LookAtSystem) framePoses(dst []*components.Pose) []*components.Pose {
+	return s.chars.framePoses(dst)
+}
+
+func (s *LookAtSystem) releaseFrame() {
 	s.chars.release()
 	s.pool, s.reg = nil, nil
 }

@@ -56,14 +56,33 @@ type entry struct {
 	labels   context.Context
 	stats    SystemStats
 	disabled bool
+	// While its stretch runs fused (see fusion): the system's characters
+	// in each chunk, and its time summed over the workers, in ns.
+	off []int32
+	ns  int64
+}
+
+// record counts one Update of the system that took d.
+func (e *entry) record(d time.Duration) {
+	e.stats.Calls++
+	e.stats.Last = d
+	e.stats.Total += d
 }
 
 // Pipeline runs systems phase by phase, in the order they were added within
 // a phase. It is itself a System, so a whole sway frame can be one system
 // of an arche-model Model.
+//
+// Consecutive character systems (every standard one) run fused: chunk by
+// chunk of characters, each chunk through all of them in order, so that a
+// character's pose and chains are still in cache when the next system
+// reads them (see fusion). The results are the same bits as running each
+// system over every character before the next starts (SetFusion(false)).
 type Pipeline struct {
 	entries []entry
 	world   *ecs.World
+	fusion  fusion
+	unfused bool
 }
 
 // Add appends sys to phase under name. Systems added after Initialize are
@@ -89,29 +108,44 @@ func (p *Pipeline) Add(phase Phase, name string, sys System) {
 // Initialize initialises every system.
 func (p *Pipeline) Initialize(w *ecs.World) {
 	p.world = w
+	p.fusion.init(w)
 	for i := range p.entries {
 		p.entries[i].sys.Initialize(w)
 	}
 }
 
 // Update runs every system once, in phase order, timing each and labelling
-// the calling goroutine with the system's name for pprof.
+// the goroutines that run it with the system's name for pprof. Runs of
+// character systems run fused (see Pipeline); a system that reads other
+// characters' poses in its set-up (an entity target) starts a new run, so
+// it sees every earlier system's work on every character.
 func (p *Pipeline) Update(w *ecs.World) {
-	for i := range p.entries {
+	f := &p.fusion
+	f.gathered = false
+	for i := 0; i < len(p.entries); {
 		e := &p.entries[i]
-		if e.disabled {
+		if _, ok := e.sys.(chunked); ok && !e.disabled && !p.unfused && f.ready {
+			i = p.runStretch(w, i)
 			continue
 		}
-		pprof.SetGoroutineLabels(e.labels)
-		start := time.Now()
-		e.sys.Update(w)
-		d := time.Since(start)
-		e.stats.Calls++
-		e.stats.Last = d
-		e.stats.Total += d
+		if !e.disabled {
+			pprof.SetGoroutineLabels(e.labels)
+			start := time.Now()
+			e.sys.Update(w)
+			e.record(time.Since(start))
+			f.gathered = false // it may have added or removed characters
+		}
+		i++
 	}
+	f.release()
 	pprof.SetGoroutineLabels(context.Background())
 }
+
+// SetFusion switches fused runs of character systems on (the default) or
+// off. The results are the same bits either way; off, every system runs
+// over all characters before the next starts, for comparison and
+// measurement.
+func (p *Pipeline) SetFusion(on bool) { p.unfused = !on }
 
 // Finalize finalises every system.
 func (p *Pipeline) Finalize(w *ecs.World) {

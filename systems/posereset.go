@@ -16,6 +16,7 @@ import (
 // ([Animation], "anim"), which the default pipeline runs right after this
 // system. Either way the pose is marked dirty.
 type PoseReset struct {
+	noCrossReads
 	frame frame
 	chars characters // characters without an Animation component
 	job   *jobs.Job
@@ -45,10 +46,19 @@ func (s *PoseReset) Initialize(w *ecs.World) {
 }
 
 // Update implements System.
-func (s *PoseReset) Update(w *ecs.World) {
+func (s *PoseReset) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
+
+func (s *PoseReset) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg = s.frame.pool.Get(), s.frame.reg.Get()
-	s.frame.faults.Get().Report(s.frame.jobs.Get().For(s.job, len(items), CharacterGrain, s.body))
+	return s.job, s.body, len(items)
+}
+
+func (s *PoseReset) framePoses(dst []*components.Pose) []*components.Pose {
+	return s.chars.framePoses(dst)
+}
+
+func (s *PoseReset) releaseFrame() {
 	s.chars.release()
 	s.pool, s.reg = nil, nil
 }

@@ -54,6 +54,7 @@ func isTeleport(prev, cur *components.Transform) bool {
 
 // springSystem is what the two spring systems share.
 type springSystem[T any] struct {
+	noCrossReads
 	frame frame
 	chars featureCharacters[T]
 	store generic.Resource[SpringStore]
@@ -73,13 +74,20 @@ func (s *springSystem[T]) Initialize(w *ecs.World) {
 
 func (s *springSystem[T]) Finalize(w *ecs.World) {}
 
-// run gathers the characters, lets prepare compact and bind the store on
-// this goroutine, then runs the body over them in parallel.
-func (s *springSystem[T]) run(w *ecs.World, prepare func(*SpringStore, []featureRef[T])) {
+// gather gathers the characters and lets prepare compact and bind the
+// store, on the calling goroutine.
+func (s *springSystem[T]) gather(w *ecs.World, prepare func(*SpringStore, []featureRef[T])) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg, s.st, s.dt = s.frame.pool.Get(), s.frame.reg.Get(), s.store.Get(), s.frame.time.Get().Dt
 	prepare(s.st, items)
-	s.frame.faults.Get().Report(s.frame.jobs.Get().For(s.job, len(items), CharacterGrain, s.body))
+	return s.job, s.body, len(items)
+}
+
+func (s *springSystem[T]) framePoses(dst []*components.Pose) []*components.Pose {
+	return s.chars.framePoses(dst)
+}
+
+func (s *springSystem[T]) releaseFrame() {
 	s.chars.release()
 	s.pool, s.reg, s.st = nil, nil, nil
 }
@@ -97,7 +105,11 @@ func NewVRMSprings() *VRMSprings {
 }
 
 // Update implements System.
-func (s *VRMSprings) Update(w *ecs.World) { s.run(w, prepareVRM) }
+func (s *VRMSprings) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
+
+func (s *VRMSprings) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
+	return s.gather(w, prepareVRM)
+}
 
 func prepareVRM(st *SpringStore, items []featureRef[components.VRMSprings]) { st.VRM.prepareVRM(items) }
 
@@ -336,7 +348,11 @@ func NewSimpleSprings() *SimpleSprings {
 }
 
 // Update implements System.
-func (s *SimpleSprings) Update(w *ecs.World) { s.run(w, prepareSimple) }
+func (s *SimpleSprings) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
+
+func (s *SimpleSprings) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
+	return s.gather(w, prepareSimple)
+}
 
 func prepareSimple(st *SpringStore, items []featureRef[components.SimpleSprings]) {
 	st.Simple.prepareSimple(items)
