@@ -22,6 +22,15 @@
 // because every character owns its own range of the pose pool and its own
 // components, and a worker writes only the characters of its chunk.
 //
+// Within a Pipeline, consecutive character systems run fused: each does
+// its set-up on the calling goroutine, then one parallel-for takes chunks
+// of [CharacterGrain] characters through all their bodies in order, so a
+// chunk's data is still in cache for the next system. A system that reads
+// other characters' poses in its set-up (entity targets), or one that is
+// not a standard character system, ends the fused run before it. The
+// results are the same bits as running the systems one by one
+// ([Pipeline.SetFusion]).
+//
 // The math of each step lives in pure sub-packages (fk, and later the
 // chain, spring, breath, look-at, IK and blend kernels) that tests and
 // benchmarks call without a world.

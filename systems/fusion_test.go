@@ -67,8 +67,10 @@ func (s *tracer) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	}
 	return s.job, s.body, len(items)
 }
-func (s *tracer) framePoses(dst []*components.Pose) []*components.Pose { return s.chars.framePoses(dst) }
-func (s *tracer) releaseFrame()                                        { s.chars.release() }
+func (s *tracer) framePoses(dst []*components.Pose) []*components.Pose {
+	return s.chars.framePoses(dst)
+}
+func (s *tracer) releaseFrame() { s.chars.release() }
 func (s *tracer) run(lo, hi int) {
 	for _, c := range s.chars.items[lo:hi] {
 		*s.log = append(*s.log, fmt.Sprintf("%s%d", s.name, c.pose.First))
