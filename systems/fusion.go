@@ -27,8 +27,7 @@ import (
 // disjoint characters, as the systems' own chunks do. Chunk boundaries
 // depend on the characters only, never on the number of workers.
 type fusion struct {
-	ready   bool
-	w       *ecs.World
+	w       *ecs.World // nil until the pipeline is initialised
 	frame   frame
 	job     *jobs.Job
 	body    func(lo, hi int) // run, made once
@@ -59,7 +58,6 @@ func (f *fusion) init(w *ecs.World) {
 	f.base = newCharacters()
 	f.job = jobs.NewJob("pipeline")
 	f.body = f.run
-	f.ready = true
 }
 
 // runStretch runs the chunked systems from entries[i] on, up to the next

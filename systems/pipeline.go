@@ -124,7 +124,7 @@ func (p *Pipeline) Update(w *ecs.World) {
 	f.gathered = false
 	for i := 0; i < len(p.entries); {
 		e := &p.entries[i]
-		if _, ok := e.sys.(chunked); ok && !e.disabled && !p.unfused && f.ready {
+		if _, ok := e.sys.(chunked); ok && !e.disabled && !p.unfused && f.w != nil {
 			i = p.runStretch(w, i)
 			continue
 		}
