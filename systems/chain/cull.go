@@ -83,6 +83,74 @@ func sphereOf(s *collide.Shape, inf float32) sphere {
 	return sphere{c0: c0, c1: c1, c2: c2, r: r}
 }
 
+// segment is a collider's second pre-test in the SIMD step, after its
+// bounding sphere: a capsule's bounding sphere is much larger than the
+// capsule (the upper-arm capsules' hold the hair tips over the shoulders),
+// and every position in it would otherwise go to the scalar push, which
+// then leaves it where it is. A particle of radius r can touch the shape
+// only within rm + r*refineGrow of the segment a + t u, t in [0, 1]: a
+// tapered capsule (the convex hull of its end spheres) lies within the
+// capsule of its larger radius about its axis, and rm adds a margin far
+// above the rounding of either test, so that no position push would move
+// is left out. A sphere is a segment of length 0. A shape without such a
+// test (a plane, an Inside shape, a radius below zero or not finite) has
+// rm +Inf about its bounding sphere's centre: the bounding sphere decides.
+type segment struct {
+	a0, a1, a2 float32 // start
+	u0, u1, u2 float32 // end - start
+	inv        float32 // 1/|u|², 0 for a length too short to divide by
+	rm         float32 // radius, margin included
+}
+
+// refineGrow is the margin on a particle's radius in the segment test, and
+// the margin on the shape's radius and length.
+const (
+	refineGrow   = 1 + refineMargin
+	refineMargin = 1.0 / 512
+)
+
+// segmentOf returns s's segment test; b is its bounding sphere.
+func segmentOf(s *collide.Shape, b *sphere, inf float32) segment {
+	ra, rb := s.RA, s.RB
+	if s.Kind == collide.Sphere {
+		rb = ra
+	}
+	if b.open || (s.Kind != collide.Sphere && s.Kind != collide.Capsule) ||
+		!(ra >= 0 && rb >= 0 && ra < inf && rb < inf) || !finite3(s.A[0], s.A[1], s.A[2]) {
+		return segment{a0: b.c0, a1: b.c1, a2: b.c2, rm: inf}
+	}
+	g := segment{a0: s.A[0], a1: s.A[1], a2: s.A[2], rm: max(ra, rb)}
+	if s.Kind == collide.Capsule {
+		if !finite3(s.B[0], s.B[1], s.B[2]) {
+			return segment{a0: b.c0, a1: b.c1, a2: b.c2, rm: inf}
+		}
+		u0, u1, u2 := s.B[0]-s.A[0], s.B[1]-s.A[1], s.B[2]-s.A[2]
+		l2 := u0*u0 + u1*u1 + u2*u2
+		if l2 > 1e-12 {
+			g.u0, g.u1, g.u2, g.inv = u0, u1, u2, 1/l2
+		}
+		g.rm += sqrt32(l2) * refineMargin
+	}
+	g.rm *= refineGrow
+	return g
+}
+
+// near reports whether a particle of radius r at x may touch the shape
+// (see segment).
+func (g *segment) near(x0, x1, x2, r float32) bool {
+	d0, d1, d2 := x0-g.a0, x1-g.a1, x2-g.a2
+	t := (d0*g.u0 + d1*g.u1 + d2*g.u2) * g.inv
+	if !(t > 0) {
+		t = 0
+	}
+	if !(t < 1) {
+		t = 1
+	}
+	e0, e1, e2 := d0-g.u0*t, d1-g.u1*t, d2-g.u2*t
+	lim := g.rm + r*refineGrow
+	return e0*e0+e1*e1+e2*e2 < lim*lim
+}
+
 // gap returns the distance from root to the sphere, -inf for an open one.
 func (b *sphere) gap(root mgl32.Vec3, inf float32) float32 {
 	if b.open {

@@ -53,11 +53,13 @@ type quadCol struct {
 	b                  boundCols // the lanes' bounding spheres, gathered once per run
 }
 
-// boundCols is a bounding sphere (see sphere) for each of the four lanes,
-// as columns; open is all ones for a shape without a bound.
+// boundCols is a bounding sphere (see sphere) and a segment (see segment)
+// for each of the four lanes, as columns; open is all ones for a shape
+// without a bound.
 type boundCols struct {
-	bc0, bc1, bc2, br [4]float32
-	open              [4]uint32
+	bc0, bc1, bc2, br               [4]float32
+	open                            [4]uint32
+	a0, a1, a2, u0, u1, u2, inv, rm [4]float32
 }
 
 type quad struct {
@@ -123,18 +125,34 @@ func (q *Quad) Shapes(shapes *[4][]collide.Shape) {
 		n := min(len(sh), maxBounds)
 		q.q.nb[s], q.q.nbAll = n, min(q.q.nbAll, n)
 		for i := range n {
-			q.q.bounds[i].set(s, sphereOf(&sh[i], inf))
+			b := sphereOf(&sh[i], inf)
+			q.q.bounds[i].set(s, b, segmentOf(&sh[i], &b, inf))
 		}
 	}
 }
 
-// set puts b in lane s.
-func (c *boundCols) set(s int, b sphere) {
+// set puts b and g in lane s.
+func (c *boundCols) set(s int, b sphere, g segment) {
 	s &= 3
 	c.bc0[s], c.bc1[s], c.bc2[s], c.br[s], c.open[s] = b.c0, b.c1, b.c2, b.r, 0
 	if b.open {
 		c.open[s] = ^uint32(0)
 	}
+	c.a0[s], c.a1[s], c.a2[s], c.u0[s], c.u1[s], c.u2[s], c.inv[s], c.rm[s] = g.a0, g.a1, g.a2, g.u0, g.u1, g.u2, g.inv, g.rm
+}
+
+// copyLane copies lane s of B.
+func (c *boundCols) copyLane(s int, B *boundCols) {
+	s &= 3
+	c.bc0[s], c.bc1[s], c.bc2[s], c.br[s], c.open[s] = B.bc0[s], B.bc1[s], B.bc2[s], B.br[s], B.open[s]
+	c.a0[s], c.a1[s], c.a2[s], c.u0[s], c.u1[s], c.u2[s], c.inv[s], c.rm[s] = B.a0[s], B.a1[s], B.a2[s], B.u0[s], B.u1[s], B.u2[s], B.inv[s], B.rm[s]
+}
+
+// near is segment.near for lane s.
+func (c *boundCols) near(s int, x0, x1, x2, r float32) bool {
+	s &= 3
+	g := segment{a0: c.a0[s], a1: c.a1[s], a2: c.a2[s], u0: c.u0[s], u1: c.u1[s], u2: c.u2[s], inv: c.inv[s], rm: c.rm[s]}
+	return g.near(x0, x1, x2, r)
 }
 
 // StepsIn runs StepsIn on the four chains cs, each with its pose, its
@@ -403,15 +421,31 @@ func (q *quad) start(sub int) {
 	P := &q.part[0]
 	var reach [4]float32
 	for s, c := range q.chains {
-		pos := mgl32.Vec3{P.x[s], P.y[s], P.z[s]}
-		prev := mgl32.Vec3{P.px[s], P.py[s], P.pz[s]}
-		var in integrator
-		in.start(&pos, &prev, c, sub)
-		P.x[s], P.y[s], P.z[s] = pos[0], pos[1], pos[2]
-		P.px[s], P.py[s], P.pz[s] = prev[0], prev[1], prev[2]
-		q.f0[s], q.f1[s], q.f2[s] = in.f0, in.f1, in.f2
-		q.m0[s], q.m1[s], q.m2[s] = in.m0, in.m1, in.m2
-		q.vs[s], q.slack[s] = in.vs, 0
+		s &= 3
+		if c.variable {
+			pos := mgl32.Vec3{P.x[s], P.y[s], P.z[s]}
+			prev := mgl32.Vec3{P.px[s], P.py[s], P.pz[s]}
+			var in integrator
+			in.start(&pos, &prev, c, sub)
+			P.x[s], P.y[s], P.z[s] = pos[0], pos[1], pos[2]
+			P.px[s], P.py[s], P.pz[s] = prev[0], prev[1], prev[2]
+			q.f0[s], q.f1[s], q.f2[s] = in.f0, in.f1, in.f2
+			q.m0[s], q.m1[s], q.m2[s] = in.m0, in.m1, in.m2
+			q.vs[s] = in.vs
+		} else {
+			// integrator.start in Fixed mode, straight into the columns:
+			// through its Vec3s, the loads of each lane waited on the
+			// stores of the last.
+			P.px[s], P.py[s], P.pz[s] = P.x[s], P.y[s], P.z[s]
+			P.x[s], P.y[s], P.z[s] = c.animRoot[0], c.animRoot[1], c.animRoot[2]
+			q.f0[s], q.f1[s], q.f2[s] = c.force[0], c.force[1], c.force[2]
+			q.m0[s], q.m1[s], q.m2[s] = 0, 0, 0
+			if sub == 0 {
+				q.m0[s], q.m1[s], q.m2[s] = c.move[0], c.move[1], c.move[2]
+			}
+			q.vs[s] = 1
+		}
+		q.slack[s] = 0
 		reach[s] = c.reach * (1 + cullMargin)
 	}
 	quadCull(q, &reach)
@@ -433,12 +467,13 @@ func (q *quad) gather() {
 			i := q.chains[s].Colliders[k]
 			switch {
 			case uint(i) < uint(q.nb[s]):
-				B := &q.bounds[i&(maxBounds-1)]
-				C.b.bc0[s], C.b.bc1[s], C.b.bc2[s], C.b.br[s], C.b.open[s] = B.bc0[s], B.bc1[s], B.bc2[s], B.br[s], B.open[s]
+				C.b.copyLane(s, &q.bounds[i&(maxBounds-1)])
 			case uint(i) < uint(len(q.shapes[s])):
-				C.b.set(s, sphereOf(&q.shapes[s][i], inf))
+				sh := &q.shapes[s][i]
+				b := sphereOf(sh, inf)
+				C.b.set(s, b, segmentOf(sh, &b, inf))
 			default:
-				C.b.set(s, sphere{c0: nan, c1: nan, c2: nan, r: nan})
+				C.b.set(s, sphere{c0: nan, c1: nan, c2: nan, r: nan}, segment{a0: nan, a1: nan, a2: nan, rm: nan})
 			}
 		}
 	}
@@ -487,7 +522,9 @@ func (q *quad) mask(s int) uint32 {
 	return m
 }
 
-// hits is culled.hits for lane s.
+// hits is culled.hits for lane s, with each collider's segment test
+// (segment.near) after its bounding sphere's: a position it leaves out,
+// push would not move, so the lane needs no scalar finish there.
 func (q *quad) hits(s int, mask uint32, x0, x1, x2, r float32) bool {
 	for k := range q.ncol {
 		if mask&(1<<k) == 0 {
@@ -495,7 +532,7 @@ func (q *quad) hits(s int, mask uint32, x0, x1, x2, r float32) bool {
 		}
 		C := &q.col[k&(maxCull-1)]
 		d0, d1, d2 := x0-C.c0[s], x1-C.c1[s], x2-C.c2[s]
-		if lim := C.r[s] + r; d0*d0+d1*d1+d2*d2 < lim*lim {
+		if lim := C.r[s] + r; d0*d0+d1*d1+d2*d2 < lim*lim && C.b.near(s, x0, x1, x2, r) {
 			return true
 		}
 	}

@@ -17,6 +17,18 @@ DATA eps<>+8(SB)/4, $0x2b8cbccc
 DATA eps<>+12(SB)/4, $0x2b8cbccc
 GLOBL eps<>(SB), RODATA|NOPTR, $16
 
+// 1 and refineGrow (1 + 1/512) in every lane.
+DATA one<>+0(SB)/4, $0x3f800000
+DATA one<>+4(SB)/4, $0x3f800000
+DATA one<>+8(SB)/4, $0x3f800000
+DATA one<>+12(SB)/4, $0x3f800000
+GLOBL one<>(SB), RODATA|NOPTR, $16
+DATA grow<>+0(SB)/4, $0x3f804000
+DATA grow<>+4(SB)/4, $0x3f804000
+DATA grow<>+8(SB)/4, $0x3f804000
+DATA grow<>+12(SB)/4, $0x3f804000
+GLOBL grow<>(SB), RODATA|NOPTR, $16
+
 // LANES sets R8..R11 to the lanes' pointers at off in the quad.
 #define LANES(off) \
 	MOVQ (off+0)(DI), R8; \
@@ -198,10 +210,59 @@ TEXT ·quadStore(SB), NOSPLIT, $0-20
 	ADDPS  X6, X7; \
 	MOVAPS X7, out
 
+// NEAR sets X11 to segment.near of the position (X0, X1, X2) of radius X6
+// for the collider at R13, by its operations in the same order; clobbers
+// X12..X15.
+#define NEAR \
+	MOVUPS (quadCol_b+boundCols_a0)(R13), X12; \
+	MOVAPS X0, X11; \
+	SUBPS  X12, X11; \
+	MOVUPS (quadCol_b+boundCols_a1)(R13), X13; \
+	MOVAPS X1, X12; \
+	SUBPS  X13, X12; \
+	MOVUPS (quadCol_b+boundCols_a2)(R13), X14; \
+	MOVAPS X2, X13; \
+	SUBPS  X14, X13; \
+	MOVUPS (quadCol_b+boundCols_u0)(R13), X14; \
+	MULPS  X11, X14; \
+	MOVUPS (quadCol_b+boundCols_u1)(R13), X15; \
+	MULPS  X12, X15; \
+	ADDPS  X15, X14; \
+	MOVUPS (quadCol_b+boundCols_u2)(R13), X15; \
+	MULPS  X13, X15; \
+	ADDPS  X15, X14; \
+	MOVUPS (quadCol_b+boundCols_inv)(R13), X15; \
+	MULPS  X15, X14; \
+	XORPS  X15, X15; \
+	MAXPS  X15, X14; \
+	MOVUPS one<>(SB), X15; \
+	MINPS  X15, X14; \
+	MOVUPS (quadCol_b+boundCols_u0)(R13), X15; \
+	MULPS  X14, X15; \
+	SUBPS  X15, X11; \
+	MOVUPS (quadCol_b+boundCols_u1)(R13), X15; \
+	MULPS  X14, X15; \
+	SUBPS  X15, X12; \
+	MOVUPS (quadCol_b+boundCols_u2)(R13), X15; \
+	MULPS  X14, X15; \
+	SUBPS  X15, X13; \
+	MULPS  X11, X11; \
+	MULPS  X12, X12; \
+	ADDPS  X12, X11; \
+	MULPS  X13, X13; \
+	ADDPS  X13, X11; \
+	MOVUPS grow<>(SB), X12; \
+	MULPS  X6, X12; \
+	MOVUPS (quadCol_b+boundCols_rm)(R13), X13; \
+	ADDPS  X13, X12; \
+	MULPS  X12, X12; \
+	CMPPS  X12, X11, $1
+
 // HITS ORs into acc the lanes whose position (X0, X1, X2) of radius X6
-// lies inside the bounding sphere of a collider it can reach, over the
-// q.ncol colliders; clobbers R10, R13, X9..X11.
-#define HITS(acc, loop) \
+// lies inside the bounding sphere of a collider it can reach and passes
+// its segment test (NEAR, only where a lane is inside the sphere), over
+// the q.ncol colliders; clobbers AX, R10, R13, X9..X15.
+#define HITS(acc, loop, next) \
 	MOVQ   quad_ncol(DI), R10; \
 	LEAQ   quad_col(DI), R13; \
 loop: \
@@ -225,7 +286,13 @@ loop: \
 	CMPPS  X9, X10, $1; \
 	MOVUPS quadCol_reach(R13), X9; \
 	ANDPS  X9, X10; \
+	MOVMSKPS X10, AX; \
+	TESTL  AX, AX; \
+	JZ     next; \
+	NEAR; \
+	ANDPS  X11, X10; \
 	ORPS   X10, acc; \
+next: \
 	ADDQ   $quadCol__size, R13; \
 	DECQ   R10; \
 	JNZ    loop
@@ -401,7 +468,7 @@ stiff:
 	TESTL  R12, R12
 	JZ     kept
 	XORPS  X7, X7
-	HITS(X7, hit1)
+	HITS(X7, hit1, hit1next)
 	MOVMSKPS X7, R8
 
 kept:
@@ -448,7 +515,7 @@ kept:
 	TESTL  R12, R12
 	JZ     finite
 	XORPS  X7, X7
-	HITS(X7, hit2)
+	HITS(X7, hit2, hit2next)
 	MOVMSKPS X7, R9
 
 finite:
