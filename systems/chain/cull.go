@@ -129,7 +129,9 @@ func segmentOf(s *collide.Shape, b *sphere, inf float32) segment {
 		if l2 > 1e-12 {
 			g.u0, g.u1, g.u2, g.inv = u0, u1, u2, 1/l2
 		}
-		g.rm += sqrt32(l2) * refineMargin
+		// The length from the bounding sphere, whose radius is half
+		// of it plus the larger radius: no second root.
+		g.rm += 2 * (b.r - g.rm) * refineMargin
 	}
 	g.rm *= refineGrow
 	return g

@@ -20,7 +20,7 @@ import (
 //
 // ApplyIn applies four such chains side by side in the same way.
 //
-// A Quad is scratch: keep one per goroutine (it is about 10 KB) and reuse
+// A Quad is scratch: keep one per goroutine (it is about 17 KB) and reuse
 // it. The zero value is ready.
 type Quad struct{ q quad }
 
@@ -51,14 +51,19 @@ type quadCol struct {
 	c0, c1, c2, r, gap [4]float32
 	reach              [4]uint32
 	b                  boundCols // the lanes' bounding spheres, gathered once per run
+	seg                int       // the lanes' segments: q.segs[seg]
 }
 
-// boundCols is a bounding sphere (see sphere) and a segment (see segment)
-// for each of the four lanes, as columns; open is all ones for a shape
-// without a bound.
+// boundCols is a bounding sphere (see sphere) for each of the four lanes,
+// as columns; open is all ones for a shape without a bound.
 type boundCols struct {
-	bc0, bc1, bc2, br               [4]float32
-	open                            [4]uint32
+	bc0, bc1, bc2, br [4]float32
+	open              [4]uint32
+}
+
+// segCols is a segment (see segment) for each of the four lanes, as
+// columns.
+type segCols struct {
 	a0, a1, a2, u0, u1, u2, inv, rm [4]float32
 }
 
@@ -101,8 +106,12 @@ type quad struct {
 	// so gathering a collider is then one copy of bounds[i].
 	shapes [4][]collide.Shape
 	bounds [maxBounds]boundCols
-	nb     [4]int
-	nbAll  int // the least nb
+	// The segments of the shapes in bounds (segs[i] with bounds[i]), then
+	// one per listed collider whose lanes list different shapes
+	// (segs[maxBounds+k], see gather).
+	segs  [2 * maxBounds]segCols
+	nb    [4]int
+	nbAll int // the least nb
 
 	a applyQuad // ApplyIn's
 }
@@ -126,33 +135,31 @@ func (q *Quad) Shapes(shapes *[4][]collide.Shape) {
 		q.q.nb[s], q.q.nbAll = n, min(q.q.nbAll, n)
 		for i := range n {
 			b := sphereOf(&sh[i], inf)
-			q.q.bounds[i].set(s, b, segmentOf(&sh[i], &b, inf))
+			q.q.bounds[i].set(s, b)
+			q.q.segs[i].set(s, segmentOf(&sh[i], &b, inf))
 		}
 	}
 }
 
-// set puts b and g in lane s.
-func (c *boundCols) set(s int, b sphere, g segment) {
+// set puts b in lane s.
+func (c *boundCols) set(s int, b sphere) {
 	s &= 3
 	c.bc0[s], c.bc1[s], c.bc2[s], c.br[s], c.open[s] = b.c0, b.c1, b.c2, b.r, 0
 	if b.open {
 		c.open[s] = ^uint32(0)
 	}
+}
+
+// set puts g in lane s.
+func (c *segCols) set(s int, g segment) {
+	s &= 3
 	c.a0[s], c.a1[s], c.a2[s], c.u0[s], c.u1[s], c.u2[s], c.inv[s], c.rm[s] = g.a0, g.a1, g.a2, g.u0, g.u1, g.u2, g.inv, g.rm
 }
 
-// copyLane copies lane s of B.
-func (c *boundCols) copyLane(s int, B *boundCols) {
+// lane returns lane s's segment.
+func (c *segCols) lane(s int) segment {
 	s &= 3
-	c.bc0[s], c.bc1[s], c.bc2[s], c.br[s], c.open[s] = B.bc0[s], B.bc1[s], B.bc2[s], B.br[s], B.open[s]
-	c.a0[s], c.a1[s], c.a2[s], c.u0[s], c.u1[s], c.u2[s], c.inv[s], c.rm[s] = B.a0[s], B.a1[s], B.a2[s], B.u0[s], B.u1[s], B.u2[s], B.inv[s], B.rm[s]
-}
-
-// near is segment.near for lane s.
-func (c *boundCols) near(s int, x0, x1, x2, r float32) bool {
-	s &= 3
-	g := segment{a0: c.a0[s], a1: c.a1[s], a2: c.a2[s], u0: c.u0[s], u1: c.u1[s], u2: c.u2[s], inv: c.inv[s], rm: c.rm[s]}
-	return g.near(x0, x1, x2, r)
+	return segment{a0: c.a0[s], a1: c.a1[s], a2: c.a2[s], u0: c.u0[s], u1: c.u1[s], u2: c.u2[s], inv: c.inv[s], rm: c.rm[s]}
 }
 
 // StepsIn runs StepsIn on the four chains cs, each with its pose, its
@@ -460,20 +467,27 @@ func (q *quad) gather() {
 	for k := range q.ncol {
 		C := &q.col[k&(maxCull-1)]
 		if i := c0[k]; i == c1[k] && i == c2[k] && i == c3[k] && uint(i) < uint(q.nbAll) {
-			C.b = q.bounds[i&(maxBounds-1)] // every lane lists the same shape
+			// Every lane lists the same shape: its segments are Shapes'.
+			C.b, C.seg = q.bounds[i&(maxBounds-1)], int(i)
 			continue
 		}
+		C.seg = maxBounds + k
+		G := &q.segs[C.seg&(2*maxBounds-1)]
 		for s := range 4 {
 			i := q.chains[s].Colliders[k]
 			switch {
 			case uint(i) < uint(q.nb[s]):
-				C.b.copyLane(s, &q.bounds[i&(maxBounds-1)])
+				B := &q.bounds[i&(maxBounds-1)]
+				C.b.bc0[s], C.b.bc1[s], C.b.bc2[s], C.b.br[s], C.b.open[s] = B.bc0[s], B.bc1[s], B.bc2[s], B.br[s], B.open[s]
+				G.set(s, q.segs[i&(maxBounds-1)].lane(s))
 			case uint(i) < uint(len(q.shapes[s])):
 				sh := &q.shapes[s][i]
 				b := sphereOf(sh, inf)
-				C.b.set(s, b, segmentOf(sh, &b, inf))
+				C.b.set(s, b)
+				G.set(s, segmentOf(sh, &b, inf))
 			default:
-				C.b.set(s, sphere{c0: nan, c1: nan, c2: nan, r: nan}, segment{a0: nan, a1: nan, a2: nan, rm: nan})
+				C.b.set(s, sphere{c0: nan, c1: nan, c2: nan, r: nan})
+				G.set(s, segment{a0: nan, a1: nan, a2: nan, rm: nan})
 			}
 		}
 	}
@@ -532,8 +546,10 @@ func (q *quad) hits(s int, mask uint32, x0, x1, x2, r float32) bool {
 		}
 		C := &q.col[k&(maxCull-1)]
 		d0, d1, d2 := x0-C.c0[s], x1-C.c1[s], x2-C.c2[s]
-		if lim := C.r[s] + r; d0*d0+d1*d1+d2*d2 < lim*lim && C.b.near(s, x0, x1, x2, r) {
-			return true
+		if lim := C.r[s] + r; d0*d0+d1*d1+d2*d2 < lim*lim {
+			if g := q.segs[C.seg&(2*maxBounds-1)].lane(s); g.near(x0, x1, x2, r) {
+				return true
+			}
 		}
 	}
 	return false

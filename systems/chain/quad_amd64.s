@@ -212,38 +212,42 @@ TEXT ·quadStore(SB), NOSPLIT, $0-20
 
 // NEAR sets X11 to segment.near of the position (X0, X1, X2) of radius X6
 // for the collider at R13, by its operations in the same order; clobbers
-// X12..X15.
+// R11, X12..X15.
 #define NEAR \
-	MOVUPS (quadCol_b+boundCols_a0)(R13), X12; \
+	MOVQ   quadCol_seg(R13), R11; \
+	ANDQ   $(2*const_maxBounds-1), R11; \
+	IMUL3Q $segCols__size, R11, R11; \
+	LEAQ   quad_segs(DI)(R11*1), R11; \
+	MOVUPS segCols_a0(R11), X12; \
 	MOVAPS X0, X11; \
 	SUBPS  X12, X11; \
-	MOVUPS (quadCol_b+boundCols_a1)(R13), X13; \
+	MOVUPS segCols_a1(R11), X13; \
 	MOVAPS X1, X12; \
 	SUBPS  X13, X12; \
-	MOVUPS (quadCol_b+boundCols_a2)(R13), X14; \
+	MOVUPS segCols_a2(R11), X14; \
 	MOVAPS X2, X13; \
 	SUBPS  X14, X13; \
-	MOVUPS (quadCol_b+boundCols_u0)(R13), X14; \
+	MOVUPS segCols_u0(R11), X14; \
 	MULPS  X11, X14; \
-	MOVUPS (quadCol_b+boundCols_u1)(R13), X15; \
+	MOVUPS segCols_u1(R11), X15; \
 	MULPS  X12, X15; \
 	ADDPS  X15, X14; \
-	MOVUPS (quadCol_b+boundCols_u2)(R13), X15; \
+	MOVUPS segCols_u2(R11), X15; \
 	MULPS  X13, X15; \
 	ADDPS  X15, X14; \
-	MOVUPS (quadCol_b+boundCols_inv)(R13), X15; \
+	MOVUPS segCols_inv(R11), X15; \
 	MULPS  X15, X14; \
 	XORPS  X15, X15; \
 	MAXPS  X15, X14; \
 	MOVUPS one<>(SB), X15; \
 	MINPS  X15, X14; \
-	MOVUPS (quadCol_b+boundCols_u0)(R13), X15; \
+	MOVUPS segCols_u0(R11), X15; \
 	MULPS  X14, X15; \
 	SUBPS  X15, X11; \
-	MOVUPS (quadCol_b+boundCols_u1)(R13), X15; \
+	MOVUPS segCols_u1(R11), X15; \
 	MULPS  X14, X15; \
 	SUBPS  X15, X12; \
-	MOVUPS (quadCol_b+boundCols_u2)(R13), X15; \
+	MOVUPS segCols_u2(R11), X15; \
 	MULPS  X14, X15; \
 	SUBPS  X15, X13; \
 	MULPS  X11, X11; \
@@ -253,7 +257,7 @@ TEXT ·quadStore(SB), NOSPLIT, $0-20
 	ADDPS  X13, X11; \
 	MOVUPS grow<>(SB), X12; \
 	MULPS  X6, X12; \
-	MOVUPS (quadCol_b+boundCols_rm)(R13), X13; \
+	MOVUPS segCols_rm(R11), X13; \
 	ADDPS  X13, X12; \
 	MULPS  X12, X12; \
 	CMPPS  X12, X11, $1
@@ -261,7 +265,7 @@ TEXT ·quadStore(SB), NOSPLIT, $0-20
 // HITS ORs into acc the lanes whose position (X0, X1, X2) of radius X6
 // lies inside the bounding sphere of a collider it can reach and passes
 // its segment test (NEAR, only where a lane is inside the sphere), over
-// the q.ncol colliders; clobbers AX, R10, R13, X9..X15.
+// the q.ncol colliders; clobbers AX, R10, R11, R13, X9..X15.
 #define HITS(acc, loop, next) \
 	MOVQ   quad_ncol(DI), R10; \
 	LEAQ   quad_col(DI), R13; \
