@@ -11,8 +11,8 @@ import (
 	"github.com/sway-anim/sway/systems/collide"
 )
 
-// The crowd benchmark reproduces the three-vrm peer benchmark's scene
-// (shared/peers/three-vrm-bench/bench.mjs) for a like-for-like figure:
+// The crowd benchmark reproduces the scene of the three-vrm peer
+// benchmark (its bench.mjs, docs/performance.md) for a like-for-like figure:
 // per character a root moving on its own path, hips at (0,1,0), chest
 // 0.4 above, head 0.2 above that; 8 hair chains of 6 joints hanging from
 // the head at radius 0.12 (bones 0.05 down), 2 ears of 3 at (±0.07, 0.08,
