@@ -10,24 +10,9 @@
 // computes. Only SSE2 is used: every amd64 processor has it. Memory is
 // read and written with MOVUPS only: Go aligns a quad to 8 bytes, not 16.
 
-// float32(1e-12), mathx.Epsilon, in every lane.
-DATA eps<>+0(SB)/4, $0x2b8cbccc
-DATA eps<>+4(SB)/4, $0x2b8cbccc
-DATA eps<>+8(SB)/4, $0x2b8cbccc
-DATA eps<>+12(SB)/4, $0x2b8cbccc
-GLOBL eps<>(SB), RODATA|NOPTR, $16
-
-// 1 and refineGrow (1 + 1/512) in every lane.
-DATA one<>+0(SB)/4, $0x3f800000
-DATA one<>+4(SB)/4, $0x3f800000
-DATA one<>+8(SB)/4, $0x3f800000
-DATA one<>+12(SB)/4, $0x3f800000
-GLOBL one<>(SB), RODATA|NOPTR, $16
-DATA grow<>+0(SB)/4, $0x3f804000
-DATA grow<>+4(SB)/4, $0x3f804000
-DATA grow<>+8(SB)/4, $0x3f804000
-DATA grow<>+12(SB)/4, $0x3f804000
-GLOBL grow<>(SB), RODATA|NOPTR, $16
+SPLAT(eps, 0x2b8cbccc)  // float32(1e-12), mathx.Epsilon
+SPLAT(one, 0x3f800000)
+SPLAT(grow, 0x3f804000) // refineGrow, 1 + 1/512
 
 // LANES sets R8..R11 to the lanes' pointers at off in the quad.
 #define LANES(off) \
@@ -210,6 +195,17 @@ TEXT ·quadStore(SB), NOSPLIT, $0-20
 	ADDPS  X6, X7; \
 	MOVAPS X7, out
 
+// SEGDIFF sets d to x minus the segment column at off (R11).
+#define SEGDIFF(off, x, d) \
+	MOVUPS off(R11), X15; \
+	MOVAPS x, d; \
+	SUBPS  X15, d
+
+// SEGMUL sets t to the segment column at off (R11) times m.
+#define SEGMUL(off, m, t) \
+	MOVUPS off(R11), t; \
+	MULPS  m, t
+
 // NEAR sets X11 to segment.near of the position (X0, X1, X2) of radius X6
 // for the collider at R13, by its operations in the same order; clobbers
 // R11, X12..X15.
@@ -218,22 +214,13 @@ TEXT ·quadStore(SB), NOSPLIT, $0-20
 	ANDQ   $(2*const_maxBounds-1), R11; \
 	IMUL3Q $segCols__size, R11, R11; \
 	LEAQ   quad_segs(DI)(R11*1), R11; \
-	MOVUPS segCols_a0(R11), X12; \
-	MOVAPS X0, X11; \
-	SUBPS  X12, X11; \
-	MOVUPS segCols_a1(R11), X13; \
-	MOVAPS X1, X12; \
-	SUBPS  X13, X12; \
-	MOVUPS segCols_a2(R11), X14; \
-	MOVAPS X2, X13; \
-	SUBPS  X14, X13; \
-	MOVUPS segCols_u0(R11), X14; \
-	MULPS  X11, X14; \
-	MOVUPS segCols_u1(R11), X15; \
-	MULPS  X12, X15; \
+	SEGDIFF(segCols_a0, X0, X11); \
+	SEGDIFF(segCols_a1, X1, X12); \
+	SEGDIFF(segCols_a2, X2, X13); \
+	SEGMUL(segCols_u0, X11, X14); \
+	SEGMUL(segCols_u1, X12, X15); \
 	ADDPS  X15, X14; \
-	MOVUPS segCols_u2(R11), X15; \
-	MULPS  X13, X15; \
+	SEGMUL(segCols_u2, X13, X15); \
 	ADDPS  X15, X14; \
 	MOVUPS segCols_inv(R11), X15; \
 	MULPS  X15, X14; \
@@ -241,14 +228,11 @@ TEXT ·quadStore(SB), NOSPLIT, $0-20
 	MAXPS  X15, X14; \
 	MOVUPS one<>(SB), X15; \
 	MINPS  X15, X14; \
-	MOVUPS segCols_u0(R11), X15; \
-	MULPS  X14, X15; \
+	SEGMUL(segCols_u0, X14, X15); \
 	SUBPS  X15, X11; \
-	MOVUPS segCols_u1(R11), X15; \
-	MULPS  X14, X15; \
+	SEGMUL(segCols_u1, X14, X15); \
 	SUBPS  X15, X12; \
-	MOVUPS segCols_u2(R11), X15; \
-	MULPS  X14, X15; \
+	SEGMUL(segCols_u2, X14, X15); \
 	SUBPS  X15, X13; \
 	MULPS  X11, X11; \
 	MULPS  X12, X12; \
@@ -557,17 +541,8 @@ finite:
 	MOVL  AX, ret+24(FP)
 	RET
 
-// -Inf and NaN (float32(math.NaN())) in every lane.
-DATA ninf<>+0(SB)/4, $0xff800000
-DATA ninf<>+4(SB)/4, $0xff800000
-DATA ninf<>+8(SB)/4, $0xff800000
-DATA ninf<>+12(SB)/4, $0xff800000
-GLOBL ninf<>(SB), RODATA|NOPTR, $16
-DATA qnan<>+0(SB)/4, $0x7fc00000
-DATA qnan<>+4(SB)/4, $0x7fc00000
-DATA qnan<>+8(SB)/4, $0x7fc00000
-DATA qnan<>+12(SB)/4, $0x7fc00000
-GLOBL qnan<>(SB), RODATA|NOPTR, $16
+SPLAT(ninf, 0xff800000) // -Inf
+SPLAT(qnan, 0x7fc00000) // float32(math.NaN())
 
 // func quadCull(q *quad, reach *[4]float32)
 //

@@ -11,13 +11,6 @@
 // order of the sums is kept, and 2*x is computed as x+x, which is exact
 // too). Comments name the Go expression a block computes.
 
-#define SPLAT(name, bits) \
-	DATA name<>+0(SB)/4, $bits; \
-	DATA name<>+4(SB)/4, $bits; \
-	DATA name<>+8(SB)/4, $bits; \
-	DATA name<>+12(SB)/4, $bits; \
-	GLOBL name<>(SB), RODATA|NOPTR, $16
-
 SPLAT(tiny, 0x179abe15)   // float32(1e-24)
 SPLAT(huge, 0x7149f2ca)   // float32(1e30)
 SPLAT(milli, 0x3a83126f)  // float32(1e-3)

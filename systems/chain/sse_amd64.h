@@ -39,3 +39,12 @@
 	MOVSD   x, (p)(i*1); \
 	MOVHLPS x, t; \
 	MOVSS   t, 8(p)(i*1)
+
+// SPLAT defines name<>, 16 bytes of read-only data: the float32 of the
+// given bits in every lane.
+#define SPLAT(name, bits) \
+	DATA name<>+0(SB)/4, $bits; \
+	DATA name<>+4(SB)/4, $bits; \
+	DATA name<>+8(SB)/4, $bits; \
+	DATA name<>+12(SB)/4, $bits; \
+	GLOBL name<>(SB), RODATA|NOPTR, $16
