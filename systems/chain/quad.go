@@ -20,7 +20,7 @@ import (
 //
 // ApplyIn applies four such chains side by side in the same way.
 //
-// A Quad is scratch: keep one per goroutine (it is about 17 KB) and reuse
+// A Quad is scratch: keep one per goroutine (it is about 19 KB) and reuse
 // it. The zero value is ready.
 type Quad struct{ q quad }
 
