@@ -172,11 +172,19 @@ func (s *chainSystem) byFours(lo, hi int, apply bool) {
 	}
 }
 
+// alike returns how many chains each of the four characters g has, and
+// whether they have as many: only then can their k-th chains go side by
+// side.
+func alike(g []featureRef[components.Chains]) (int32, bool) {
+	n := g[0].feat.Count
+	return n, g[1].feat.Count == n && g[2].feat.Count == n && g[3].feat.Count == n
+}
+
 // stepFour steps the chains of the four characters g.
 func stepFour(s *chainSystem, q *chain.Quad, g []featureRef[components.Chains]) {
 	st := s.st
-	n := g[0].feat.Count
-	if g[1].feat.Count != n || g[2].feat.Count != n || g[3].feat.Count != n {
+	n, ok := alike(g)
+	if !ok {
 		for _, it := range g {
 			stepChar(s, it)
 		}
@@ -305,8 +313,8 @@ func chainSpans(s *chainSystem, it featureRef[components.Chains]) (lo, hi, a int
 // applyFour applies the chains of the four characters g.
 func applyFour(s *chainSystem, q *chain.Quad, g []featureRef[components.Chains]) {
 	st := s.st
-	n := g[0].feat.Count
-	if g[1].feat.Count != n || g[2].feat.Count != n || g[3].feat.Count != n {
+	n, ok := alike(g)
+	if !ok {
 		for _, it := range g {
 			applyChar(s, it)
 		}

@@ -39,6 +39,15 @@ SPLAT(one, 0x3f800000)
 	MOVLHPS  r2, r3; \
 	MOVHLPS  r0, r2
 
+// QUATS loads the four quaternions at p (64 bytes, each W first) and
+// turns them into columns: afterwards r1, t1, r3, r2 hold w, x, y, z.
+#define QUATS(p, r0, r1, r2, r3, t0, t1) \
+	MOVUPS 0(p), r0; \
+	MOVUPS 16(p), r1; \
+	MOVUPS 32(p), r2; \
+	MOVUPS 48(p), r3; \
+	TRANSPOSE(r0, r1, r2, r3, t0, t1)
+
 // BONES sets R10..R13 to the addresses in acc (DI) of the four bones at SI.
 #define BONES \
 	MOVLQSX 0(SI), R10; \
@@ -105,11 +114,7 @@ TEXT ·addQuats(SB), NOSPLIT, $0-36
 
 addloop:
 	// q: w X1, x X5, y X3, z X2.
-	MOVUPS 0(R8), X0
-	MOVUPS 16(R8), X1
-	MOVUPS 32(R8), X2
-	MOVUPS 48(R8), X3
-	TRANSPOSE(X0, X1, X2, X3, X4, X5)
+	QUATS(R8, X0, X1, X2, X3, X4, X5)
 	BONES
 	ACCLOAD
 	MOVAPS X14, X7
@@ -143,16 +148,8 @@ TEXT ·nlerpAdd(SB), NOSPLIT, $0-48
 
 nlerploop:
 	// q0: w X1, x X5, y X3, z X2; q1: w X7, x X11, y X9, z X8.
-	MOVUPS 0(R8), X0
-	MOVUPS 16(R8), X1
-	MOVUPS 32(R8), X2
-	MOVUPS 48(R8), X3
-	TRANSPOSE(X0, X1, X2, X3, X4, X5)
-	MOVUPS 0(R9), X6
-	MOVUPS 16(R9), X7
-	MOVUPS 32(R9), X8
-	MOVUPS 48(R9), X9
-	TRANSPOSE(X6, X7, X8, X9, X10, X11)
+	QUATS(R8, X0, X1, X2, X3, X4, X5)
+	QUATS(R9, X6, X7, X8, X9, X10, X11)
 
 	// a1 = a, or -a where q0.W*q1.W+q0.V[0]*q1.V[0]+q0.V[1]*q1.V[1]+q0.V[2]*q1.V[2] < 0.
 	MOVAPS X1, X0; MULPS X7, X0

@@ -1,4 +1,6 @@
 // Macros of the package's SSE kernels (quad_amd64.s, quadapply_amd64.s).
+// TRANSPOSE is also in the other packages' kernels: the assembler reads
+// headers from a package's own directory only.
 
 // TRANSPOSE turns rows r0..r3 (lanes 0..3) into columns: afterwards r1,
 // t1, r3, r2 hold element 0, 1, 2, 3 of every row.

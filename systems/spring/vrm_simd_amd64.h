@@ -1,4 +1,6 @@
 // Macros of the SSE kernels (vrm_stagea_amd64.s, vrm_stageb_amd64.s).
+// TRANSPOSE is also in the other packages' kernels: the assembler reads
+// headers from a package's own directory only.
 //
 // Stage A and B of the VRM fast path for the four slots of a quad, one
 // slot per SSE lane. Each is the scalar stageA1 / stageB1 (vrm_fast.go)
