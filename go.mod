@@ -9,6 +9,7 @@ require (
 	github.com/qmuntal/gltf v0.29.0
 	github.com/schollz/progressbar/v3 v3.19.0
 	golang.org/x/sync v0.24.0
+	golang.org/x/sys v0.30.0
 	golang.org/x/term v0.28.0
 	gonum.org/v1/plot v0.16.0
 )
@@ -26,6 +27,5 @@ require (
 	github.com/rivo/uniseg v0.4.7 // indirect
 	golang.org/x/exp v0.0.0-20230418202329-0354be287a23 // indirect
 	golang.org/x/image v0.25.0 // indirect
-	golang.org/x/sys v0.30.0 // indirect
 	golang.org/x/text v0.23.0 // indirect
 )

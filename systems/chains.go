@@ -133,77 +133,86 @@ type ChainStep struct{ *chainSystem }
 func NewChainStep() *ChainStep { return &ChainStep{newChainSystem("chain.step", stepChains)} }
 
 func stepChains(s *chainSystem, lo, hi int) {
-	// Four characters at a time: their chains of one shape (the k-th chain
-	// of characters built alike) step side by side, one per SIMD lane. The
-	// result is the same bits as stepping each alone, so how the
-	// characters fall into chunks and fours changes nothing.
-	s.byFours(lo, hi, false)
+	// chain.QuadLanes characters at a time: their chains of one shape (the
+	// k-th chain of characters built alike) step side by side, one per
+	// SIMD lane. The result is the same bits as stepping each alone, so how
+	// the characters fall into chunks and groups changes nothing.
+	var q chain.Quad
+	items := s.chars.items[lo:hi]
+	const n = chain.QuadLanes
+	for a := 0; a < len(items); a += n {
+		for _, it := range items[min(a+n, len(items)):min(a+2*n, len(items))] {
+			prefetchStep(s, it)
+		}
+		stepGroup(s, &q, items[a:min(a+n, len(items))])
+	}
 }
 
-// byFours steps (or, with apply, applies) the chunk [lo, hi) four
-// characters at a time, after prefetching the (up to) four that follow
-// each four, and each character left over alone. It calls the kernels
-// directly, not through function values: the Quad, passed to a call Go
-// cannot see, would move to the heap.
-func (s *chainSystem) byFours(lo, hi int, apply bool) {
+// byFours applies the chunk [lo, hi) four characters at a time, after
+// prefetching the (up to) four that follow each four, and each character
+// left over alone. It calls the kernels directly, not through function
+// values: the Quad, passed to a call Go cannot see, would move to the
+// heap.
+func (s *chainSystem) byFours(lo, hi int) {
 	var q chain.Quad
 	items := s.chars.items[lo:hi]
 	a := 0
-	for ; chainsInFours && a+4 <= len(items); a += 4 {
+	for ; chainsSideBySide && a+4 <= len(items); a += 4 {
 		for _, it := range items[a+4 : min(a+8, len(items))] {
-			if apply {
-				prefetchApply(s, it)
-			} else {
-				prefetchStep(s, it)
-			}
+			prefetchApply(s, it)
 		}
-		if apply {
-			applyFour(s, &q, items[a:a+4])
-		} else {
-			stepFour(s, &q, items[a:a+4])
-		}
+		applyFour(s, &q, items[a:a+4])
 	}
 	for _, it := range items[a:] {
-		if apply {
-			applyChar(s, it)
-		} else {
-			stepChar(s, it)
-		}
+		applyChar(s, it)
 	}
 }
 
-// alike returns how many chains each of the four characters g has, and
-// whether they have as many: only then can their k-th chains go side by
-// side.
+// alike returns how many chains each of the characters g has, and whether
+// they have as many: only then can their k-th chains go side by side.
 func alike(g []featureRef[components.Chains]) (int32, bool) {
 	n := g[0].feat.Count
-	return n, g[1].feat.Count == n && g[2].feat.Count == n && g[3].feat.Count == n
+	for _, it := range g[1:] {
+		if it.feat.Count != n {
+			return n, false
+		}
+	}
+	return n, true
 }
 
-// stepFour steps the chains of the four characters g.
-func stepFour(s *chainSystem, q *chain.Quad, g []featureRef[components.Chains]) {
+// stepGroup steps the chains of the characters g, at most
+// chain.QuadLanes: side by side when there are two or more and they have
+// as many chains. The lanes past g's characters repeat the first; the
+// Quad steps its chains once.
+func stepGroup(s *chainSystem, q *chain.Quad, g []featureRef[components.Chains]) {
 	st := s.st
 	n, ok := alike(g)
-	if !ok {
+	if !ok || len(g) < 2 || !chainsSideBySide {
 		for _, it := range g {
 			stepChar(s, it)
 		}
 		return
 	}
-	var cs [4]*chain.Chain
-	var steps [4]int
-	var shapes [4][]collide.Shape
-	var poses [4]chain.Pose
-	for l, it := range g {
-		h := it.feat
-		shapes[l] = st.Shapes[h.ColliderFirst : h.ColliderFirst+h.ColliderCount]
-		poses[l] = posePart(s.pool, it.pose)
+	var cs [chain.QuadLanes]*chain.Chain
+	var steps [chain.QuadLanes]int
+	var shapes [chain.QuadLanes][]collide.Shape
+	var poses [chain.QuadLanes]chain.Pose
+	var pp [chain.QuadLanes]*chain.Pose
+	var first [chain.QuadLanes]int32 // each lane's character's first chain
+	for l := range cs {
+		h := g[0].feat
+		if l < len(g) {
+			h = g[l].feat
+			poses[l] = posePart(s.pool, g[l].pose)
+		} else {
+			poses[l] = poses[0]
+		}
+		shapes[l], pp[l], first[l] = st.Shapes[h.ColliderFirst:h.ColliderFirst+h.ColliderCount], &poses[l], h.First
 	}
-	pp := [4]*chain.Pose{&poses[0], &poses[1], &poses[2], &poses[3]}
-	q.Shapes(&shapes) // once for the four characters' chains
+	q.Shapes(&shapes) // once for the characters' chains
 	for k := range n {
-		for l, it := range g {
-			c := it.feat.First + k
+		for l := range cs {
+			c := first[l] + k
 			cs[l], steps[l] = &st.Chains[c], int(st.Steps[c])
 		}
 		finite := q.StepsIn(&st.Rest, &st.Particles, &cs, &pp, &steps)
@@ -215,9 +224,9 @@ func stepFour(s *chainSystem, q *chain.Quad, g []featureRef[components.Chains]) 
 	}
 }
 
-// chainsInFours is true but in a test that steps and applies each
+// chainsSideBySide is true but in a test that steps and applies each
 // character alone to compare.
-var chainsInFours = true
+var chainsSideBySide = true
 
 // stepChar steps one character's chains alone: Integrate then Constrain
 // per sub-step, fused; SkipUpdate when the clock gave none.
@@ -244,14 +253,14 @@ type ChainApply struct{ *chainSystem }
 func NewChainApply() *ChainApply { return &ChainApply{newChainSystem("chain.apply", applyChains)} }
 
 func applyChains(s *chainSystem, lo, hi int) {
-	// Four characters at a time, as the step: the k-th chains of the four
-	// are applied side by side, with the same bits as each alone.
-	s.byFours(lo, hi, true)
+	// Four characters at a time: the k-th chains of the four are applied
+	// side by side, with the same bits as each alone.
+	s.byFours(lo, hi)
 }
 
 // prefetchStep starts loading what stepping its chains reads: its
 // chains' particles and the world pose of its chain bones, from the first
-// chain's root bone on, four characters ahead of the step.
+// chain's root bone on, one group of characters ahead of the step.
 func prefetchStep(s *chainSystem, it featureRef[components.Chains]) {
 	lo, hi, a, n := chainSpans(s, it)
 	st, pool := s.st, s.pool

@@ -8,14 +8,16 @@ import (
 	"github.com/sway-anim/sway/systems"
 )
 
-// The chain step runs four characters' chains side by side; the poses are
-// those of stepping every character alone, bit for bit, so a character's
-// motion does not depend on which others share its four (23 characters:
-// five fours and three alone, 1 and 2 workers).
-func TestChainChainsInFoursMatchesOneByOne(t *testing.T) {
-	run := func(fours bool, workers int) uint64 {
-		defer func(old bool) { *systems.ChainsInFours = old }(*systems.ChainsInFours)
-		*systems.ChainsInFours = fours
+// The chain step runs eight characters' chains side by side and the apply
+// four; the poses are those of stepping every character alone, bit for
+// bit, so a character's motion does not depend on which others share its
+// lanes (23 characters in chunks of 16 and 7: the step's groups of 8, 8
+// and 7, the last with a lane repeated; the apply's five fours and three
+// alone; 1 and 2 workers).
+func TestChainSideBySideMatchesOneByOne(t *testing.T) {
+	run := func(side bool, workers int) uint64 {
+		defer func(old bool) { *systems.ChainsSideBySide = old }(*systems.ChainsSideBySide)
+		*systems.ChainsSideBySide = side
 		sc, err := scene.New(scene.Config{Characters: 23, Seed: 5})
 		if err != nil {
 			t.Fatal(err)
@@ -50,7 +52,7 @@ func TestChainChainsInFoursMatchesOneByOne(t *testing.T) {
 	alone := run(false, 1)
 	for _, workers := range []int{1, 2} {
 		if got := run(true, workers); got != alone {
-			t.Fatalf("%d workers: checksum %016x in fours, %016x one by one", workers, got, alone)
+			t.Fatalf("%d workers: checksum %016x side by side, %016x one by one", workers, got, alone)
 		}
 	}
 }

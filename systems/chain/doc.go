@@ -29,12 +29,13 @@
 //     built alike), PrepareIn, StepsIn and ApplyIn run the kernels in
 //     place; PrepareChains prepares one character's chains in one call,
 //     the frame's rotation and scale worked out once for all of them.
-//   - Quad.StepsIn steps the same chain of four characters (chains sharing
-//     rest data, see Chain.RestFirst) side by side, one per SIMD lane (SSE2
-//     on amd64), with the same bits as StepsIn on each: systems that step
-//     thousands of characters use it; which characters share a four
-//     changes nothing. Quad.ApplyIn applies four such chains side by side
-//     in the same way, with the same bits as ApplyIn on each.
+//   - Quad.StepsIn steps the same chain of eight characters (chains
+//     sharing rest data, see Chain.RestFirst) side by side, one per SIMD
+//     lane (AVX2 on amd64; without it each alone), with the same bits as
+//     StepsIn on each: systems that step thousands of characters use it;
+//     which characters share the lanes changes nothing. Quad.ApplyIn
+//     applies four such chains side by side (SSE2) in the same way, with
+//     the same bits as ApplyIn on each.
 //   - Clock turns frame time into steps; it is shared with other
 //     simulations that run at an update rate.
 //

@@ -2,20 +2,25 @@
 
 package chain
 
-import "github.com/go-gl/mathgl/mgl32"
+import (
+	"github.com/go-gl/mathgl/mgl32"
+	"golang.org/x/sys/cpu"
+)
 
-// useQuad: Quad.StepsIn steps quadable chains side by side with the SSE
-// kernel (quad_amd64.s). Not with GOAMD64=v3 or above: Go then fuses the
-// scalar code's multiply-adds, which the kernel does not, and the two
-// would differ in the last bit.
-const useQuad = true
+// useQuad: Quad.StepsIn steps quadable chains side by side with the AVX2
+// kernel (quad_amd64.s) on a processor that has AVX2 (and an OS that
+// saves its registers); without it each chain steps alone, with the same
+// results. Not with GOAMD64=v3 or above: Go then fuses the scalar code's
+// multiply-adds, which the kernel does not, and the two would differ in
+// the last bit.
+var useQuad = cpu.X86.HasAVX2
 
-// quadKernel steps particle i, whose parent is j < i, of the four lanes:
+// quadKernel steps particle i, whose parent is j < i, of the eight lanes:
 // integration, elasticity and stiffness, the collider test, keep-length,
 // the collider test again and the finite check. It stores every lane's
 // result and returns the lanes the scalar code must finish: bit s for a
-// lane whose stage-A position (q.ax..) touches a collider, bit 4+s for
-// one whose kept-length position touches one, bit 8+s for one whose
+// lane whose stage-A position (q.ax..) touches a collider, bit 8+s for
+// one whose kept-length position touches one, bit 16+s for one whose
 // result is not finite. quadKernelGo is its definition.
 //
 //go:noescape
@@ -33,15 +38,15 @@ func quadStore(q *quad, n int) uint32
 // same operations, so the same bits.
 //
 //go:noescape
-func quadAnimate(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[4]float32)
+func quadAnimate(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[QuadLanes]float32)
 
 //go:noescape
-func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[4]float32)
+func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[QuadLanes]float32)
 
 // quadCull is quadCullGo.
 //
 //go:noescape
-func quadCull(q *quad, reach *[4]float32)
+func quadCull(q *quad, reach *[QuadLanes]float32)
 
 // applyKernel applies particle i, of bone b (-1 for an end particle, at
 // offset end in its parent's frame), whose parent particle j has one child,

@@ -4,27 +4,32 @@
 #include "go_asm.h"
 #include "sse_amd64.h"
 
-// The SSE kernel of Quad: quadKernelGo (quad.go) for the four lanes at
-// once, one lane per SSE lane, every operation in the same order so that
-// the results are the same bits; comments name the Go expression a block
-// computes. Only SSE2 is used: every amd64 processor has it. Memory is
-// read and written with MOVUPS only: Go aligns a quad to 8 bytes, not 16.
+// The AVX2 kernel of Quad: quadKernelGo (quad.go) for the eight lanes at
+// once, one lane per 32-bit element of a YMM register, every operation in
+// the same order so that the results are the same bits; comments name the
+// Go expression a block computes. The copies between the lanes' rows and
+// the columns (load, store, animate) work four lanes at a time with SSE,
+// lanes 0..3 then 4..7 (byte 16 of each column). Memory is read and
+// written with unaligned moves only: Go aligns a quad to 8 bytes. Every
+// function that touches a YMM register clears the upper halves
+// (VZEROUPPER) before it returns, so the SSE code that follows pays no
+// transition.
 
-SPLAT(eps, 0x2b8cbccc)  // float32(1e-12), mathx.Epsilon
-SPLAT(one, 0x3f800000)
-SPLAT(grow, 0x3f804000) // refineGrow, 1 + 1/512
+SPLAT8(eps, 0x2b8cbccc)  // float32(1e-12), mathx.Epsilon
+SPLAT8(one, 0x3f800000)
+SPLAT8(grow, 0x3f804000) // refineGrow, 1 + 1/512
 
-// LANES sets R8..R11 to the lanes' pointers at off in the quad.
+// LANES sets R8..R11 to four lanes' pointers at off in the quad.
 #define LANES(off) \
 	MOVQ (off+0)(DI), R8; \
 	MOVQ (off+8)(DI), R9; \
 	MOVQ (off+16)(DI), R10; \
 	MOVQ (off+24)(DI), R11
 
-// PARTS starts a loop over the n (CX) particles: SI at the first, DX
-// counting down.
-#define PARTS(loop) \
-	LEAQ quad_part(DI), SI; \
+// PARTS starts a loop over the n (CX) particles: SI at byte h of the
+// first one's columns, DX counting down.
+#define PARTS(h, loop) \
+	LEAQ (quad_part+(h))(DI), SI; \
 	MOVQ CX, DX; \
 loop:
 
@@ -39,10 +44,10 @@ loop:
 	DECQ DX; \
 	JNZ  loop
 
-// LOADVECS copies n (CX) vectors of every lane (R8..R11) into the columns
-// xoff, yoff, zoff of the particles.
-#define LOADVECS(xoff, yoff, zoff, loop) \
-	PARTS(loop); \
+// LOADVECS copies n (CX) vectors of four lanes (R8..R11) into the columns
+// xoff, yoff, zoff of the particles, at byte h.
+#define LOADVECS(xoff, yoff, zoff, h, loop) \
+	PARTS(h, loop); \
 	LOADV3(R8, X0, X6); \
 	LOADV3(R9, X1, X6); \
 	LOADV3(R10, X2, X6); \
@@ -55,8 +60,8 @@ loop:
 
 // STOREVECS is LOADVECS the other way, and ORs x-x of every element
 // stored into X7: 0 for a finite x, NaN otherwise.
-#define STOREVECS(xoff, yoff, zoff, loop) \
-	PARTS(loop); \
+#define STOREVECS(xoff, yoff, zoff, h, loop) \
+	PARTS(h, loop); \
 	MOVUPS    xoff(SI), X0; \
 	MOVUPS    yoff(SI), X1; \
 	MOVUPS    zoff(SI), X2; \
@@ -89,60 +94,74 @@ loop:
 	NEGL AX; \
 	MOVB AX, (r)
 
+// LOADHALF loads four lanes' state, lanes 4h/16.. (h: 0 or 16).
+#define LOADHALF(h, lpos, lprev, lhit) \
+	LANES(quad_pos+2*(h)); \
+	LOADVECS(quadPart_x, quadPart_y, quadPart_z, h, lpos); \
+	LANES(quad_prev+2*(h)); \
+	LOADVECS(quadPart_px, quadPart_py, quadPart_pz, h, lprev); \
+	LANES(quad_hit+2*(h)); \
+	PARTS(h, lhit); \
+	HITLOAD(R8, 0); \
+	HITLOAD(R9, 1); \
+	HITLOAD(R10, 2); \
+	HITLOAD(R11, 3); \
+	NEXT(1, lhit)
+
 // func quadLoad(q *quad, n int)
 TEXT ·quadLoad(SB), NOSPLIT, $0-16
 	MOVQ q+0(FP), DI
 	MOVQ n+8(FP), CX
-	LANES(quad_pos)
-	LOADVECS(quadPart_x, quadPart_y, quadPart_z, loadpos)
-	LANES(quad_prev)
-	LOADVECS(quadPart_px, quadPart_py, quadPart_pz, loadprev)
-	LANES(quad_hit)
-	PARTS(loadhit)
-	HITLOAD(R8, 0)
-	HITLOAD(R9, 1)
-	HITLOAD(R10, 2)
-	HITLOAD(R11, 3)
-	NEXT(1, loadhit)
+	LOADHALF(0, pos0, prev0, hit0)
+	LOADHALF(16, pos1, prev1, hit1)
 	RET
+
+// STOREHALF stores four lanes' state (see LOADHALF) and sets the low four
+// bits of AX to those with a non-finite element (X7 not all zero bits).
+#define STOREHALF(h, lpos, lprev, lhit) \
+	XORPS X7, X7; \
+	LANES(quad_pos+2*(h)); \
+	STOREVECS(quadPart_x, quadPart_y, quadPart_z, h, lpos); \
+	LANES(quad_prev+2*(h)); \
+	STOREVECS(quadPart_px, quadPart_py, quadPart_pz, h, lprev); \
+	LANES(quad_hit+2*(h)); \
+	PARTS(h, lhit); \
+	HITSTORE(R8, 0); \
+	HITSTORE(R9, 1); \
+	HITSTORE(R10, 2); \
+	HITSTORE(R11, 3); \
+	NEXT(1, lhit); \
+	XORPS    X0, X0; \
+	PCMPEQL  X0, X7; \
+	MOVMSKPS X7, AX; \
+	XORL     $15, AX
 
 // func quadStore(q *quad, n int) uint32
 TEXT ·quadStore(SB), NOSPLIT, $0-20
 	MOVQ q+0(FP), DI
 	MOVQ n+8(FP), CX
-	XORPS X7, X7
-	LANES(quad_pos)
-	STOREVECS(quadPart_x, quadPart_y, quadPart_z, storepos)
-	LANES(quad_prev)
-	STOREVECS(quadPart_px, quadPart_py, quadPart_pz, storeprev)
-	LANES(quad_hit)
-	PARTS(storehit)
-	HITSTORE(R8, 0)
-	HITSTORE(R9, 1)
-	HITSTORE(R10, 2)
-	HITSTORE(R11, 3)
-	NEXT(1, storehit)
-
-	// The lanes with a non-finite element: X7 not all zero bits.
-	XORPS    X0, X0
-	PCMPEQL  X0, X7
-	MOVMSKPS X7, AX
-	XORL     $15, AX
-	MOVL     AX, ret+16(FP)
+	STOREHALF(0, spos0, sprev0, shit0)
+	MOVL AX, BX
+	STOREHALF(16, spos1, sprev1, shit1)
+	SHLL $4, AX
+	ORL  BX, AX
+	MOVL AX, ret+16(FP)
 	RET
 
-// ROWS loads the 16 bytes at off of the four lanes' records (R8..R11)
-// and spills them as columns to q.t[k0..k0+3].
-#define ROWS(off, k0) \
+// ROWS loads the 16 bytes at off of four lanes' records (R8..R11) and
+// spills them as columns to q.t[k0..k0+3], at byte h of each column: 0
+// for lanes 0..3, 16 for lanes 4..7. It runs before any 256-bit
+// instruction, so the legacy SSE code meets clean upper halves.
+#define ROWS(off, k0, h) \
 	MOVUPS    off(R8), X0; \
 	MOVUPS    off(R9), X1; \
 	MOVUPS    off(R10), X2; \
 	MOVUPS    off(R11), X3; \
 	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
-	MOVUPS    X1, (quad_t+16*(k0))(DI); \
-	MOVUPS    X5, (quad_t+16*(k0+1))(DI); \
-	MOVUPS    X3, (quad_t+16*(k0+2))(DI); \
-	MOVUPS    X2, (quad_t+16*(k0+3))(DI)
+	MOVUPS    X1, (quad_t+32*(k0)+(h))(DI); \
+	MOVUPS    X5, (quad_t+32*(k0+1)+(h))(DI); \
+	MOVUPS    X3, (quad_t+32*(k0+2)+(h))(DI); \
+	MOVUPS    X2, (quad_t+32*(k0+3)+(h))(DI)
 
 // PACKED sets r to lane s's packed record at AX bytes times its stride.
 #define PACKED(s, r) \
@@ -157,129 +176,129 @@ TEXT ·quadStore(SB), NOSPLIT, $0-20
 #define T_O2 quadPart_o2(SI)
 #define T_RL quadPart_rl(SI)
 #define T_PL quadPart_pl(SI)
-#define T_R (quad_t+16*5)(DI)
-#define T_E (quad_t+16*6)(DI)
-#define T_SK (quad_t+16*7)(DI)
-#define T_KEEP (quad_t+16*8)(DI)
-#define T_KEEPHIT (quad_t+16*9)(DI)
-#define T_FS (quad_t+16*10)(DI)
-#define T_FSHIT (quad_t+16*11)(DI)
-#define T_INERT (quad_t+16*12)(DI)
+#define T_R (quad_t+32*5)(DI)
+#define T_E (quad_t+32*6)(DI)
+#define T_SK (quad_t+32*7)(DI)
+#define T_KEEP (quad_t+32*8)(DI)
+#define T_KEEPHIT (quad_t+32*9)(DI)
+#define T_FS (quad_t+32*10)(DI)
+#define T_FSHIT (quad_t+32*11)(DI)
+#define T_INERT (quad_t+32*12)(DI)
 
 // SELECT sets d to m ? a : d, with t clobbered.
 #define SELECT(m, a, d, t) \
-	ANDPS  m, a; \
-	MOVAPS m, t; \
-	ANDNPS d, t; \
-	ORPS   t, a; \
-	MOVAPS a, d
+	VANDPS m, a, a; \
+	VMOVAPS m, t; \
+	VANDNPS d, t, t; \
+	VORPS t, a, a; \
+	VMOVAPS a, d
 
-// INTEGRATE is the Verlet step of one component: x (X7 loaded from xoff,
-// its previous position from qoff) moves by (x-q)*keep (X1) + f*fs (X4) +
-// r, r = m*a (a in X5); q becomes x + r. The new x is left in out.
+// INTEGRATE is the Verlet step of one component: x (Y7 loaded from xoff,
+// its previous position from qoff) moves by (x-q)*keep (Y1) + f*fs (Y4) +
+// r, r = m*a (a in Y5); q becomes x + r. The new x is left in out.
 #define INTEGRATE(moff, foff, xoff, qoff, out) \
-	MOVUPS moff(DI), X6; \
-	MULPS  X5, X6; \
-	MOVUPS xoff(SI), X7; \
-	MOVUPS qoff(SI), X8; \
-	MOVAPS X7, X9; \
-	ADDPS  X6, X9; \
-	MOVUPS X9, qoff(SI); \
-	MOVAPS X7, X9; \
-	SUBPS  X8, X9; \
-	MULPS  X1, X9; \
-	ADDPS  X9, X7; \
-	MOVUPS foff(DI), X9; \
-	MULPS  X4, X9; \
-	ADDPS  X9, X7; \
-	ADDPS  X6, X7; \
-	MOVAPS X7, out
+	VMOVUPS moff(DI), Y6; \
+	VMULPS Y5, Y6, Y6; \
+	VMOVUPS xoff(SI), Y7; \
+	VMOVUPS qoff(SI), Y8; \
+	VMOVAPS Y7, Y9; \
+	VADDPS Y6, Y9, Y9; \
+	VMOVUPS Y9, qoff(SI); \
+	VMOVAPS Y7, Y9; \
+	VSUBPS Y8, Y9, Y9; \
+	VMULPS Y1, Y9, Y9; \
+	VADDPS Y9, Y7, Y7; \
+	VMOVUPS foff(DI), Y9; \
+	VMULPS Y4, Y9, Y9; \
+	VADDPS Y9, Y7, Y7; \
+	VADDPS Y6, Y7, Y7; \
+	VMOVAPS Y7, out
 
 // SEGDIFF sets d to x minus the segment column at off (R11).
 #define SEGDIFF(off, x, d) \
-	MOVUPS off(R11), X15; \
-	MOVAPS x, d; \
-	SUBPS  X15, d
+	VMOVUPS off(R11), Y15; \
+	VMOVAPS x, d; \
+	VSUBPS Y15, d, d
 
 // SEGMUL sets t to the segment column at off (R11) times m.
 #define SEGMUL(off, m, t) \
-	MOVUPS off(R11), t; \
-	MULPS  m, t
+	VMOVUPS off(R11), t; \
+	VMULPS m, t, t
 
-// NEAR sets X11 to segment.near of the position (X0, X1, X2) of radius X6
+// NEAR sets Y11 to segment.near of the position (Y0, Y1, Y2) of radius Y6
 // for the collider at R13, by its operations in the same order; clobbers
-// R11, X12..X15.
+// R11, Y12..Y15.
 #define NEAR \
 	MOVQ   quadCol_seg(R13), R11; \
 	ANDQ   $(2*const_maxBounds-1), R11; \
 	IMUL3Q $segCols__size, R11, R11; \
 	LEAQ   quad_segs(DI)(R11*1), R11; \
-	SEGDIFF(segCols_a0, X0, X11); \
-	SEGDIFF(segCols_a1, X1, X12); \
-	SEGDIFF(segCols_a2, X2, X13); \
-	SEGMUL(segCols_u0, X11, X14); \
-	SEGMUL(segCols_u1, X12, X15); \
-	ADDPS  X15, X14; \
-	SEGMUL(segCols_u2, X13, X15); \
-	ADDPS  X15, X14; \
-	MOVUPS segCols_inv(R11), X15; \
-	MULPS  X15, X14; \
-	XORPS  X15, X15; \
-	MAXPS  X15, X14; \
-	MOVUPS one<>(SB), X15; \
-	MINPS  X15, X14; \
-	SEGMUL(segCols_u0, X14, X15); \
-	SUBPS  X15, X11; \
-	SEGMUL(segCols_u1, X14, X15); \
-	SUBPS  X15, X12; \
-	SEGMUL(segCols_u2, X14, X15); \
-	SUBPS  X15, X13; \
-	MULPS  X11, X11; \
-	MULPS  X12, X12; \
-	ADDPS  X12, X11; \
-	MULPS  X13, X13; \
-	ADDPS  X13, X11; \
-	MOVUPS grow<>(SB), X12; \
-	MULPS  X6, X12; \
-	MOVUPS segCols_rm(R11), X13; \
-	ADDPS  X13, X12; \
-	MULPS  X12, X12; \
-	CMPPS  X12, X11, $1
+	SEGDIFF(segCols_a0, Y0, Y11); \
+	SEGDIFF(segCols_a1, Y1, Y12); \
+	SEGDIFF(segCols_a2, Y2, Y13); \
+	SEGMUL(segCols_u0, Y11, Y14); \
+	SEGMUL(segCols_u1, Y12, Y15); \
+	VADDPS Y15, Y14, Y14; \
+	SEGMUL(segCols_u2, Y13, Y15); \
+	VADDPS Y15, Y14, Y14; \
+	VMOVUPS segCols_inv(R11), Y15; \
+	VMULPS Y15, Y14, Y14; \
+	VXORPS Y15, Y15, Y15; \
+	VMAXPS Y15, Y14, Y14; \
+	VMOVUPS one<>(SB), Y15; \
+	VMINPS Y15, Y14, Y14; \
+	SEGMUL(segCols_u0, Y14, Y15); \
+	VSUBPS Y15, Y11, Y11; \
+	SEGMUL(segCols_u1, Y14, Y15); \
+	VSUBPS Y15, Y12, Y12; \
+	SEGMUL(segCols_u2, Y14, Y15); \
+	VSUBPS Y15, Y13, Y13; \
+	VMULPS Y11, Y11, Y11; \
+	VMULPS Y12, Y12, Y12; \
+	VADDPS Y12, Y11, Y11; \
+	VMULPS Y13, Y13, Y13; \
+	VADDPS Y13, Y11, Y11; \
+	VMOVUPS grow<>(SB), Y12; \
+	VMULPS Y6, Y12, Y12; \
+	VMOVUPS segCols_rm(R11), Y13; \
+	VADDPS Y13, Y12, Y12; \
+	VMULPS Y12, Y12, Y12; \
+	VCMPPS $1, Y12, Y11, Y11
 
-// HITS ORs into acc the lanes whose position (X0, X1, X2) of radius X6
+// HITS ORs into acc the lanes whose position (Y0, Y1, Y2) of radius Y6
 // lies inside the bounding sphere of a collider it can reach and passes
 // its segment test (NEAR, only where a lane is inside the sphere), over
-// the q.ncol colliders; clobbers AX, R10, R11, R13, X9..X15.
+// the q.ncol colliders; clobbers AX, R10, R11, R13, Y9..Y15.
 #define HITS(acc, loop, next) \
 	MOVQ   quad_ncol(DI), R10; \
 	LEAQ   quad_col(DI), R13; \
 loop: \
-	MOVUPS quadCol_c0(R13), X9; \
-	MOVAPS X0, X10; \
-	SUBPS  X9, X10; \
-	MULPS  X10, X10; \
-	MOVUPS quadCol_c1(R13), X9; \
-	MOVAPS X1, X11; \
-	SUBPS  X9, X11; \
-	MULPS  X11, X11; \
-	ADDPS  X11, X10; \
-	MOVUPS quadCol_c2(R13), X9; \
-	MOVAPS X2, X11; \
-	SUBPS  X9, X11; \
-	MULPS  X11, X11; \
-	ADDPS  X11, X10; \
-	MOVUPS quadCol_r(R13), X9; \
-	ADDPS  X6, X9; \
-	MULPS  X9, X9; \
-	CMPPS  X9, X10, $1; \
-	MOVUPS quadCol_reach(R13), X9; \
-	ANDPS  X9, X10; \
-	MOVMSKPS X10, AX; \
+	VMOVUPS quadCol_c0(R13), Y9; \
+	VMOVAPS Y0, Y10; \
+	VSUBPS Y9, Y10, Y10; \
+	VMULPS Y10, Y10, Y10; \
+	VMOVUPS quadCol_c1(R13), Y9; \
+	VMOVAPS Y1, Y11; \
+	VSUBPS Y9, Y11, Y11; \
+	VMULPS Y11, Y11, Y11; \
+	VADDPS Y11, Y10, Y10; \
+	VMOVUPS quadCol_c2(R13), Y9; \
+	VMOVAPS Y2, Y11; \
+	VSUBPS Y9, Y11, Y11; \
+	VMULPS Y11, Y11, Y11; \
+	VADDPS Y11, Y10, Y10; \
+	VMOVUPS quadCol_r(R13), Y9; \
+	VADDPS Y6, Y9, Y9; \
+	VMULPS Y9, Y9, Y9; \
+	VCMPPS $1, Y9, Y10, Y10; \
+	VMOVUPS quadCol_reach(R13), Y9; \
+	VANDPS Y9, Y10, Y10; \
+	VMOVMSKPS Y10, AX; \
 	TESTL  AX, AX; \
 	JZ     next; \
 	NEAR; \
-	ANDPS  X11, X10; \
-	ORPS   X10, acc; \
+	VANDPS Y11, Y10, Y10; \
+	VORPS Y10, acc, acc; \
 next: \
 	ADDQ   $quadCol__size, R13; \
 	DECQ   R10; \
@@ -300,8 +319,14 @@ TEXT ·quadKernel(SB), NOSPLIT, $0-28
 	PACKED(1, R9)
 	PACKED(2, R10)
 	PACKED(3, R11)
-	ROWS(0, 5)
-	ROWS(16, 9)
+	ROWS(0, 5, 0)
+	ROWS(16, 9, 0)
+	PACKED(4, R8)
+	PACKED(5, R9)
+	PACKED(6, R10)
+	PACKED(7, R11)
+	ROWS(0, 5, 16)
+	ROWS(16, 9, 16)
 
 packed:
 
@@ -312,220 +337,220 @@ packed:
 	LEAQ   quad_part(DI)(DX*1), BX
 
 	// keep, fs := hit ? keepHit, fsHit : keep, fs; hit = false; keep *= vs
-	MOVUPS quadPart_hit(SI), X0
-	MOVUPS T_KEEPHIT, X1
-	MOVUPS T_KEEP, X3
-	SELECT(X0, X1, X3, X2)
-	MOVAPS X3, X1
-	MOVUPS T_FSHIT, X4
-	MOVUPS T_FS, X3
-	SELECT(X0, X4, X3, X2)
-	MOVAPS X3, X4
-	XORPS  X0, X0
-	MOVUPS X0, quadPart_hit(SI)
-	MOVUPS quad_vs(DI), X2
-	MULPS  X2, X1
-	MOVUPS T_INERT, X5
-	INTEGRATE(quad_m0, quad_f0, quadPart_x, quadPart_px, X10)
-	INTEGRATE(quad_m1, quad_f1, quadPart_y, quadPart_py, X11)
-	INTEGRATE(quad_m2, quad_f2, quadPart_z, quadPart_pz, X12)
-	MOVAPS X10, X0
-	MOVAPS X11, X1
-	MOVAPS X12, X2
+	VMOVUPS quadPart_hit(SI), Y0
+	VMOVUPS T_KEEPHIT, Y1
+	VMOVUPS T_KEEP, Y3
+	SELECT(Y0, Y1, Y3, Y2)
+	VMOVAPS Y3, Y1
+	VMOVUPS T_FSHIT, Y4
+	VMOVUPS T_FS, Y3
+	SELECT(Y0, Y4, Y3, Y2)
+	VMOVAPS Y3, Y4
+	VXORPS Y0, Y0, Y0
+	VMOVUPS Y0, quadPart_hit(SI)
+	VMOVUPS quad_vs(DI), Y2
+	VMULPS Y2, Y1, Y1
+	VMOVUPS T_INERT, Y5
+	INTEGRATE(quad_m0, quad_f0, quadPart_x, quadPart_px, Y10)
+	INTEGRATE(quad_m1, quad_f1, quadPart_y, quadPart_py, Y11)
+	INTEGRATE(quad_m2, quad_f2, quadPart_z, quadPart_pz, Y12)
+	VMOVAPS Y10, Y0
+	VMOVAPS Y11, Y1
+	VMOVAPS Y12, Y2
 
-	// The parent p (X3, X4, X5).
-	MOVUPS quadPart_x(BX), X3
-	MOVUPS quadPart_y(BX), X4
-	MOVUPS quadPart_z(BX), X5
+	// The parent p (Y3, Y4, Y5).
+	VMOVUPS quadPart_x(BX), Y3
+	VMOVUPS quadPart_y(BX), Y4
+	VMOVUPS quadPart_z(BX), Y5
 
 	// The colliders in reach of the parent: C.gap < path && |p-c|² <
-	// (C.r + reach)², path = pl + r + slack (X6), reach = rl + r (X8).
-	MOVUPS T_PL, X6
-	MOVUPS T_R, X7
-	ADDPS  X7, X6
-	MOVUPS quad_slack(DI), X8
-	ADDPS  X8, X6
-	MOVUPS T_RL, X8
-	ADDPS  X7, X8
-	XORPS  X15, X15
+	// (C.r + reach)², path = pl + r + slack (Y6), reach = rl + r (Y8).
+	VMOVUPS T_PL, Y6
+	VMOVUPS T_R, Y7
+	VADDPS Y7, Y6, Y6
+	VMOVUPS quad_slack(DI), Y8
+	VADDPS Y8, Y6, Y6
+	VMOVUPS T_RL, Y8
+	VADDPS Y7, Y8, Y8
+	VXORPS Y15, Y15, Y15
 	MOVQ   quad_ncol(DI), R12
 	LEAQ   quad_col(DI), R13
 	TESTQ  R12, R12
 	JZ     reached
 
 reach:
-	MOVUPS quadCol_gap(R13), X9
-	CMPPS  X6, X9, $1
-	MOVUPS quadCol_c0(R13), X10
-	MOVAPS X3, X13
-	SUBPS  X10, X13
-	MULPS  X13, X13
-	MOVUPS quadCol_c1(R13), X10
-	MOVAPS X4, X14
-	SUBPS  X10, X14
-	MULPS  X14, X14
-	ADDPS  X14, X13
-	MOVUPS quadCol_c2(R13), X10
-	MOVAPS X5, X14
-	SUBPS  X10, X14
-	MULPS  X14, X14
-	ADDPS  X14, X13
-	MOVUPS quadCol_r(R13), X10
-	ADDPS  X8, X10
-	MULPS  X10, X10
-	CMPPS  X10, X13, $1
-	ANDPS  X9, X13
-	MOVUPS X13, quadCol_reach(R13)
-	ORPS   X13, X15
+	VMOVUPS quadCol_gap(R13), Y9
+	VCMPPS $1, Y6, Y9, Y9
+	VMOVUPS quadCol_c0(R13), Y10
+	VMOVAPS Y3, Y13
+	VSUBPS Y10, Y13, Y13
+	VMULPS Y13, Y13, Y13
+	VMOVUPS quadCol_c1(R13), Y10
+	VMOVAPS Y4, Y14
+	VSUBPS Y10, Y14, Y14
+	VMULPS Y14, Y14, Y14
+	VADDPS Y14, Y13, Y13
+	VMOVUPS quadCol_c2(R13), Y10
+	VMOVAPS Y5, Y14
+	VSUBPS Y10, Y14, Y14
+	VMULPS Y14, Y14, Y14
+	VADDPS Y14, Y13, Y13
+	VMOVUPS quadCol_r(R13), Y10
+	VADDPS Y8, Y10, Y10
+	VMULPS Y10, Y10, Y10
+	VCMPPS $1, Y10, Y13, Y13
+	VANDPS Y9, Y13, Y13
+	VMOVUPS Y13, quadCol_reach(R13)
+	VORPS Y13, Y15, Y15
 	ADDQ   $quadCol__size, R13
 	DECQ   R12
 	JNZ    reach
 
 reached:
-	MOVMSKPS X15, R12 // lanes with a collider in reach
+	VMOVMSKPS Y15, R12 // lanes with a collider in reach
 
-	// Elasticity: rest = p + o (X7, X8, X10); x += (rest - x)*e.
-	MOVUPS T_E, X6
-	MOVUPS T_O0, X7
-	ADDPS  X3, X7
-	MOVAPS X7, X9
-	SUBPS  X0, X9
-	MULPS  X6, X9
-	ADDPS  X9, X0
-	MOVUPS T_O1, X8
-	ADDPS  X4, X8
-	MOVAPS X8, X9
-	SUBPS  X1, X9
-	MULPS  X6, X9
-	ADDPS  X9, X1
-	MOVUPS T_O2, X10
-	ADDPS  X5, X10
-	MOVAPS X10, X9
-	SUBPS  X2, X9
-	MULPS  X6, X9
-	ADDPS  X9, X2
+	// Elasticity: rest = p + o (Y7, Y8, Y10); x += (rest - x)*e.
+	VMOVUPS T_E, Y6
+	VMOVUPS T_O0, Y7
+	VADDPS Y3, Y7, Y7
+	VMOVAPS Y7, Y9
+	VSUBPS Y0, Y9, Y9
+	VMULPS Y6, Y9, Y9
+	VADDPS Y9, Y0, Y0
+	VMOVUPS T_O1, Y8
+	VADDPS Y4, Y8, Y8
+	VMOVAPS Y8, Y9
+	VSUBPS Y1, Y9, Y9
+	VMULPS Y6, Y9, Y9
+	VADDPS Y9, Y1, Y1
+	VMOVUPS T_O2, Y10
+	VADDPS Y5, Y10, Y10
+	VMOVAPS Y10, Y9
+	VSUBPS Y2, Y9, Y9
+	VMULPS Y6, Y9, Y9
+	VADDPS Y9, Y2, Y2
 
 	// Stiffness: d = rest - x; where |d|² > maxLen², maxLen = rl*sk,
 	// x += d*((|d| - maxLen)/|d|).
-	MOVAPS   X7, X11
-	SUBPS    X0, X11
-	MOVAPS   X8, X12
-	SUBPS    X1, X12
-	MOVAPS   X10, X13
-	SUBPS    X2, X13
-	MOVAPS   X11, X14
-	MULPS    X14, X14
-	MOVAPS   X12, X9
-	MULPS    X9, X9
-	ADDPS    X9, X14
-	MOVAPS   X13, X9
-	MULPS    X9, X9
-	ADDPS    X9, X14
-	MOVUPS   T_RL, X6
-	MOVUPS   T_SK, X9
-	MULPS    X9, X6
-	MOVAPS   X6, X9
-	MULPS    X9, X9
-	CMPPS    X14, X9, $1 // maxLen² < |d|²
-	MOVMSKPS X9, AX
+	VMOVAPS Y7, Y11
+	VSUBPS Y0, Y11, Y11
+	VMOVAPS Y8, Y12
+	VSUBPS Y1, Y12, Y12
+	VMOVAPS Y10, Y13
+	VSUBPS Y2, Y13, Y13
+	VMOVAPS Y11, Y14
+	VMULPS Y14, Y14, Y14
+	VMOVAPS Y12, Y9
+	VMULPS Y9, Y9, Y9
+	VADDPS Y9, Y14, Y14
+	VMOVAPS Y13, Y9
+	VMULPS Y9, Y9, Y9
+	VADDPS Y9, Y14, Y14
+	VMOVUPS T_RL, Y6
+	VMOVUPS T_SK, Y9
+	VMULPS Y9, Y6, Y6
+	VMOVAPS Y6, Y9
+	VMULPS Y9, Y9, Y9
+	VCMPPS $1, Y14, Y9, Y9 // maxLen² < |d|²
+	VMOVMSKPS Y9, AX
 	TESTL    AX, AX
 	JZ       stiff
-	SQRTPS   X14, X14
-	MOVAPS   X14, X7
-	SUBPS    X6, X7
-	DIVPS    X14, X7
-	MULPS    X7, X11
-	ADDPS    X0, X11
-	MULPS    X7, X12
-	ADDPS    X1, X12
-	MULPS    X7, X13
-	ADDPS    X2, X13
-	SELECT(X9, X11, X0, X8)
-	SELECT(X9, X12, X1, X8)
-	SELECT(X9, X13, X2, X8)
+	VSQRTPS Y14, Y14
+	VMOVAPS Y14, Y7
+	VSUBPS Y6, Y7, Y7
+	VDIVPS Y14, Y7, Y7
+	VMULPS Y7, Y11, Y11
+	VADDPS Y0, Y11, Y11
+	VMULPS Y7, Y12, Y12
+	VADDPS Y1, Y12, Y12
+	VMULPS Y7, Y13, Y13
+	VADDPS Y2, Y13, Y13
+	SELECT(Y9, Y11, Y0, Y8)
+	SELECT(Y9, Y12, Y1, Y8)
+	SELECT(Y9, Y13, Y2, Y8)
 
 stiff:
-	MOVUPS X0, quad_ax(DI)
-	MOVUPS X1, quad_ay(DI)
-	MOVUPS X2, quad_az(DI)
+	VMOVUPS Y0, quad_ax(DI)
+	VMOVUPS Y1, quad_ay(DI)
+	VMOVUPS Y2, quad_az(DI)
 
 	// The lanes whose stage-A position touches a reachable collider (R8).
 	XORL   R8, R8
 	XORL   R9, R9
-	MOVUPS T_R, X6
+	VMOVUPS T_R, Y6
 	TESTL  R12, R12
 	JZ     kept
-	XORPS  X7, X7
-	HITS(X7, hit1, hit1next)
-	MOVMSKPS X7, R8
+	VXORPS Y7, Y7, Y7
+	HITS(Y7, hit1, hit1next)
+	VMOVMSKPS Y7, R8
 
 kept:
 	// Keep-length: d = p - x; x += d*((|d| - rl)/|d|) where |d|² > 1e-12,
 	// else x = p + o.
-	MOVAPS X3, X8
-	SUBPS  X0, X8
-	MOVAPS X4, X9
-	SUBPS  X1, X9
-	MOVAPS X5, X10
-	SUBPS  X2, X10
-	MOVAPS X8, X11
-	MULPS  X11, X11
-	MOVAPS X9, X12
-	MULPS  X12, X12
-	ADDPS  X12, X11
-	MOVAPS X10, X12
-	MULPS  X12, X12
-	ADDPS  X12, X11
-	MOVUPS eps<>(SB), X12
-	CMPPS  X11, X12, $1 // 1e-12 < |d|²
-	SQRTPS X11, X11
-	MOVUPS T_RL, X13
-	MOVAPS X11, X14
-	SUBPS  X13, X14
-	DIVPS  X11, X14
-	MULPS  X14, X8
-	ADDPS  X0, X8
-	MULPS  X14, X9
-	ADDPS  X1, X9
-	MULPS  X14, X10
-	ADDPS  X2, X10
-	MOVUPS T_O0, X0
-	ADDPS  X3, X0
-	SELECT(X12, X8, X0, X13)
-	MOVUPS T_O1, X1
-	ADDPS  X4, X1
-	SELECT(X12, X9, X1, X13)
-	MOVUPS T_O2, X2
-	ADDPS  X5, X2
-	SELECT(X12, X10, X2, X13)
+	VMOVAPS Y3, Y8
+	VSUBPS Y0, Y8, Y8
+	VMOVAPS Y4, Y9
+	VSUBPS Y1, Y9, Y9
+	VMOVAPS Y5, Y10
+	VSUBPS Y2, Y10, Y10
+	VMOVAPS Y8, Y11
+	VMULPS Y11, Y11, Y11
+	VMOVAPS Y9, Y12
+	VMULPS Y12, Y12, Y12
+	VADDPS Y12, Y11, Y11
+	VMOVAPS Y10, Y12
+	VMULPS Y12, Y12, Y12
+	VADDPS Y12, Y11, Y11
+	VMOVUPS eps<>(SB), Y12
+	VCMPPS $1, Y11, Y12, Y12 // 1e-12 < |d|²
+	VSQRTPS Y11, Y11
+	VMOVUPS T_RL, Y13
+	VMOVAPS Y11, Y14
+	VSUBPS Y13, Y14, Y14
+	VDIVPS Y11, Y14, Y14
+	VMULPS Y14, Y8, Y8
+	VADDPS Y0, Y8, Y8
+	VMULPS Y14, Y9, Y9
+	VADDPS Y1, Y9, Y9
+	VMULPS Y14, Y10, Y10
+	VADDPS Y2, Y10, Y10
+	VMOVUPS T_O0, Y0
+	VADDPS Y3, Y0, Y0
+	SELECT(Y12, Y8, Y0, Y13)
+	VMOVUPS T_O1, Y1
+	VADDPS Y4, Y1, Y1
+	SELECT(Y12, Y9, Y1, Y13)
+	VMOVUPS T_O2, Y2
+	VADDPS Y5, Y2, Y2
+	SELECT(Y12, Y10, Y2, Y13)
 
 	// The lanes whose kept position touches one (R9).
 	TESTL  R12, R12
 	JZ     finite
-	XORPS  X7, X7
-	HITS(X7, hit2, hit2next)
-	MOVMSKPS X7, R9
+	VXORPS Y7, Y7, Y7
+	HITS(Y7, hit2, hit2next)
+	VMOVMSKPS Y7, R9
 
 finite:
 	// (x0-x0)+(x1-x1)+(x2-x2) == 0: not finite lanes in R10.
-	MOVAPS   X0, X8
-	SUBPS    X0, X8
-	MOVAPS   X1, X9
-	SUBPS    X1, X9
-	ADDPS    X9, X8
-	MOVAPS   X2, X9
-	SUBPS    X2, X9
-	ADDPS    X9, X8
-	XORPS    X9, X9
-	CMPPS    X9, X8, $0
-	MOVMSKPS X8, R10
-	XORL     $15, R10
+	VMOVAPS Y0, Y8
+	VSUBPS Y0, Y8, Y8
+	VMOVAPS Y1, Y9
+	VSUBPS Y1, Y9, Y9
+	VADDPS Y9, Y8, Y8
+	VMOVAPS Y2, Y9
+	VSUBPS Y2, Y9, Y9
+	VADDPS Y9, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VCMPPS $0, Y9, Y8, Y8
+	VMOVMSKPS Y8, R10
+	XORL     $255, R10
 
-	MOVUPS X0, quadPart_x(SI)
-	MOVUPS X1, quadPart_y(SI)
-	MOVUPS X2, quadPart_z(SI)
+	VMOVUPS Y0, quadPart_x(SI)
+	VMOVUPS Y1, quadPart_y(SI)
+	VMOVUPS Y2, quadPart_z(SI)
 
-	// h1 | (h2 &^ h1) << 4 | (nf &^ (h1 | h2)) << 8
+	// h1 | (h2 &^ h1) << 8 | (nf &^ (h1 | h2)) << 16
 	MOVL  R8, R11
 	NOTL  R11
 	ANDL  R11, R9
@@ -533,91 +558,92 @@ finite:
 	ORL   R9, R11
 	NOTL  R11
 	ANDL  R11, R10
-	SHLL  $4, R9
-	SHLL  $8, R10
+	SHLL  $8, R9
+	SHLL  $16, R10
 	MOVL  R8, AX
 	ORL   R9, AX
 	ORL   R10, AX
 	MOVL  AX, ret+24(FP)
+	VZEROUPPER
 	RET
 
-SPLAT(ninf, 0xff800000) // -Inf
-SPLAT(qnan, 0x7fc00000) // float32(math.NaN())
 
-// func quadCull(q *quad, reach *[4]float32)
+SPLAT8(ninf, 0xff800000) // -Inf
+SPLAT8(qnan, 0x7fc00000) // float32(math.NaN())
+
+// func quadCull(q *quad, reach *[QuadLanes]float32)
 //
 // Per listed collider: gap = sqrt(|b - root|²) - br, -Inf where open; it
 // is kept where gap < reach or gap == -Inf, its columns then the sphere
 // and gap, else zero and NaN.
 TEXT ·quadCull(SB), NOSPLIT, $0-16
-	MOVQ   q+0(FP), DI
-	MOVQ   reach+8(FP), AX
-	MOVUPS (AX), X7
-	MOVUPS X7, quad_clReach(DI)
-	MOVUPS (quad_part+quadPart_x)(DI), X4
-	MOVUPS (quad_part+quadPart_y)(DI), X5
-	MOVUPS (quad_part+quadPart_z)(DI), X6
-	MOVUPS ninf<>(SB), X8
-	MOVUPS qnan<>(SB), X9
-	MOVQ   quad_ncol(DI), CX
-	LEAQ   quad_col(DI), SI
-	TESTQ  CX, CX
-	JZ     culled
+	MOVQ    q+0(FP), DI
+	MOVQ    reach+8(FP), AX
+	VMOVUPS (AX), Y7
+	VMOVUPS Y7, quad_clReach(DI)
+	VMOVUPS (quad_part+quadPart_x)(DI), Y4
+	VMOVUPS (quad_part+quadPart_y)(DI), Y5
+	VMOVUPS (quad_part+quadPart_z)(DI), Y6
+	VMOVUPS ninf<>(SB), Y8
+	VMOVUPS qnan<>(SB), Y9
+	MOVQ    quad_ncol(DI), CX
+	LEAQ    quad_col(DI), SI
+	TESTQ   CX, CX
+	JZ      culled
 
 cull:
-	// d0*d0 + d1*d1 + d2*d2, d = b - root (X0).
-	MOVUPS (quadCol_b+boundCols_bc0)(SI), X0
-	SUBPS  X4, X0
-	MULPS  X0, X0
-	MOVUPS (quadCol_b+boundCols_bc1)(SI), X1
-	SUBPS  X5, X1
-	MULPS  X1, X1
-	ADDPS  X1, X0
-	MOVUPS (quadCol_b+boundCols_bc2)(SI), X1
-	SUBPS  X6, X1
-	MULPS  X1, X1
-	ADDPS  X1, X0
+	// d0*d0 + d1*d1 + d2*d2, d = b - root (Y0).
+	VMOVUPS (quadCol_b+boundCols_bc0)(SI), Y0
+	VSUBPS  Y4, Y0, Y0
+	VMULPS  Y0, Y0, Y0
+	VMOVUPS (quadCol_b+boundCols_bc1)(SI), Y1
+	VSUBPS  Y5, Y1, Y1
+	VMULPS  Y1, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS (quadCol_b+boundCols_bc2)(SI), Y1
+	VSUBPS  Y6, Y1, Y1
+	VMULPS  Y1, Y1, Y1
+	VADDPS  Y1, Y0, Y0
 
-	// gap = sqrt(...) - br, -Inf where open (X0).
-	SQRTPS X0, X0
-	MOVUPS (quadCol_b+boundCols_br)(SI), X2
-	SUBPS  X2, X0
-	MOVUPS (quadCol_b+boundCols_open)(SI), X3
-	MOVAPS X8, X1
-	SELECT(X3, X1, X0, X10)
+	// gap = sqrt(...) - br, -Inf where open (Y0).
+	VSQRTPS Y0, Y0
+	VMOVUPS (quadCol_b+boundCols_br)(SI), Y2
+	VSUBPS  Y2, Y0, Y0
+	VMOVUPS (quadCol_b+boundCols_open)(SI), Y3
+	VMOVAPS Y8, Y1
+	SELECT(Y3, Y1, Y0, Y10)
 
-	// keep = gap < reach || gap == -Inf (X10).
-	MOVAPS X0, X10
-	CMPPS  X7, X10, $1
-	MOVAPS X0, X11
-	CMPPS  X8, X11, $0
-	ORPS   X11, X10
+	// keep = gap < reach || gap == -Inf (Y10).
+	VCMPPS $1, Y7, Y0, Y10
+	VCMPPS $0, Y8, Y0, Y11
+	VORPS  Y11, Y10, Y10
 
 	// The sphere where kept, else zero; the gap where kept, else NaN.
-	MOVUPS (quadCol_b+boundCols_bc0)(SI), X1
-	ANDPS  X10, X1
-	MOVUPS X1, quadCol_c0(SI)
-	MOVUPS (quadCol_b+boundCols_bc1)(SI), X1
-	ANDPS  X10, X1
-	MOVUPS X1, quadCol_c1(SI)
-	MOVUPS (quadCol_b+boundCols_bc2)(SI), X1
-	ANDPS  X10, X1
-	MOVUPS X1, quadCol_c2(SI)
-	ANDPS  X10, X2
-	MOVUPS X2, quadCol_r(SI)
-	MOVAPS X9, X1
-	SELECT(X10, X0, X1, X11)
-	MOVUPS X1, quadCol_gap(SI)
+	VMOVUPS (quadCol_b+boundCols_bc0)(SI), Y1
+	VANDPS  Y10, Y1, Y1
+	VMOVUPS Y1, quadCol_c0(SI)
+	VMOVUPS (quadCol_b+boundCols_bc1)(SI), Y1
+	VANDPS  Y10, Y1, Y1
+	VMOVUPS Y1, quadCol_c1(SI)
+	VMOVUPS (quadCol_b+boundCols_bc2)(SI), Y1
+	VANDPS  Y10, Y1, Y1
+	VMOVUPS Y1, quadCol_c2(SI)
+	VANDPS  Y10, Y2, Y2
+	VMOVUPS Y2, quadCol_r(SI)
+	VMOVAPS Y9, Y1
+	SELECT(Y10, Y0, Y1, Y11)
+	VMOVUPS Y1, quadCol_gap(SI)
 
 	ADDQ $quadCol__size, SI
 	DECQ CX
 	JNZ  cull
 
 culled:
+	VZEROUPPER
 	RET
 
 // LANEPOS loads lane position rows for the bone at byte offset off (12
-// per bone) of the lanes' world positions (R8..R11) and turns them into
+// per bone) of four lanes' world positions (R8..R11) and turns them into
 // columns x, y, z; clobbers X0..X5.
 #define LANEPOS(off, x, y, z) \
 	LOADV3I(R8, off, X0, X4); \
@@ -632,8 +658,9 @@ culled:
 // RECORD stores particle i's (CX) animated record, o in X6..X8 and its
 // parent particle j in DX, and takes its path into pathMax (X14):
 // l = sqrt(o0*o0 + o1*o1 + o2*o2) (X9), pl = the parent's pl + l (X10),
-// pathMax = pl > pathMax ? pl : pathMax. Clobbers DX, SI, X0.
-#define RECORD \
+// pathMax = pl > pathMax ? pl : pathMax. The columns are at byte h of the
+// quad's (DI) particles. Clobbers DX, SI, X0.
+#define RECORD(h) \
 	MOVAPS X6, X9; \
 	MULPS  X6, X9; \
 	MOVAPS X7, X0; \
@@ -644,10 +671,10 @@ culled:
 	ADDPS  X0, X9; \
 	SQRTPS X9, X9; \
 	IMUL3Q $quadPart__size, DX, DX; \
-	MOVUPS (quad_part+quadPart_pl)(DI)(DX*1), X10; \
+	MOVUPS (quad_part+quadPart_pl+(h))(DI)(DX*1), X10; \
 	ADDPS  X9, X10; \
 	IMUL3Q $quadPart__size, CX, SI; \
-	LEAQ   quad_part(DI)(SI*1), SI; \
+	LEAQ   (quad_part+(h))(DI)(SI*1), SI; \
 	MOVUPS X6, quadPart_o0(SI); \
 	MOVUPS X7, quadPart_o1(SI); \
 	MOVUPS X8, quadPart_o2(SI); \
@@ -656,164 +683,189 @@ culled:
 	MAXPS  X14, X10; \
 	MOVAPS X10, X14
 
-// POSLANES sets R8..R11 to the lanes' world positions in the quadPoses
-// at lp.
-#define POSLANES(lp) \
-	MOVQ (quadPoses_wp+0)(lp), R8; \
-	MOVQ (quadPoses_wp+8)(lp), R9; \
-	MOVQ (quadPoses_wp+16)(lp), R10; \
-	MOVQ (quadPoses_wp+24)(lp), R11
+// POSLANES sets R8..R11 to four lanes' world positions, from lane h/4 on,
+// in the quadPoses at lp.
+#define POSLANES(lp, h) \
+	MOVQ (quadPoses_wp+2*(h)+0)(lp), R8; \
+	MOVQ (quadPoses_wp+2*(h)+8)(lp), R9; \
+	MOVQ (quadPoses_wp+2*(h)+16)(lp), R10; \
+	MOVQ (quadPoses_wp+2*(h)+24)(lp), R11
 
-// func quadAnimate(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[4]float32)
+// ANIMATE is quadAnimate for four lanes (see ROWS for h), given lp in
+// BX, lo in CX and pathMax in AX; it leaves their longest paths in X14.
+#define ANIMATE(h, loop, done) \
+	POSLANES(BX, h); \
+	MOVUPS (h)(AX), X14; \
+	CMPQ   CX, R14; \
+	JGE    done; \
+loop: \
+	MOVLQSX (R13)(CX*4), DX; \
+	MOVLQSX (R12)(DX*4), BX; \
+	IMUL3Q  $12, BX, BX; \
+	MOVLQSX (R12)(CX*4), AX; \
+	IMUL3Q  $12, AX, AX; \
+	LANEPOS(BX, X9, X10, X11); \
+	LANEPOS(AX, X6, X7, X8); \
+	SUBPS X9, X6; \
+	SUBPS X10, X7; \
+	SUBPS X11, X8; \
+	RECORD(h); \
+	INCQ CX; \
+	CMPQ CX, R14; \
+	JLT  loop; \
+done:
+
+// func quadAnimate(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[QuadLanes]float32)
+//
+// For each particle: the parent particle j (DX) and its bone's offset
+// (BX), the particle's bone's offset (AX); o = x - parent's x (X6..X8).
 TEXT ·quadAnimate(SB), NOSPLIT, $0-56
-	MOVQ   q+0(FP), DI
+	MOVQ q+0(FP), DI
+	MOVQ bone+16(FP), R12
+	MOVQ parent+24(FP), R13
+	MOVQ hi+40(FP), R14
 	MOVQ   lp+8(FP), BX
-	POSLANES(BX)
-	MOVQ   bone+16(FP), R12
-	MOVQ   parent+24(FP), R13
 	MOVQ   lo+32(FP), CX
-	MOVQ   hi+40(FP), R14
 	MOVQ   pathMax+48(FP), AX
-	MOVUPS (AX), X14
-	CMPQ   CX, R14
-	JGE    animated
-
-animate:
-	// The parent particle j (DX) and its bone's offset (BX), the
-	// particle's bone's offset (AX).
-	MOVLQSX (R13)(CX*4), DX
-	MOVLQSX (R12)(DX*4), BX
-	IMUL3Q  $12, BX, BX
-	MOVLQSX (R12)(CX*4), AX
-	IMUL3Q  $12, AX, AX
-
-	// o = x - parent's x (X6..X8).
-	LANEPOS(BX, X9, X10, X11)
-	LANEPOS(AX, X6, X7, X8)
-	SUBPS X9, X6
-	SUBPS X10, X7
-	SUBPS X11, X8
-
-	RECORD
-	INCQ CX
-	CMPQ CX, R14
-	JLT  animate
-
-animated:
+	ANIMATE(0, animate0, animated0)
 	MOVQ   pathMax+48(FP), AX
 	MOVUPS X14, (AX)
+	MOVQ   lp+8(FP), BX
+	MOVQ   lo+32(FP), CX
+	ANIMATE(16, animate1, animated1)
+	MOVQ   pathMax+48(FP), AX
+	MOVUPS X14, 16(AX)
 	RET
 
-// func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[4]float32)
-TEXT ·quadAnimateEnd(SB), NOSPLIT, $0-56
-	MOVQ q+0(FP), DI
-	MOVQ lp+8(FP), BX
-	POSLANES(BX)
-	MOVQ pb+40(FP), CX
-	IMUL3Q $12, CX, R12
-	SHLQ   $4, CX
-
-	// The parent bone's position (X9..X11), rotation w, x, y, z
-	// (X12..X15; a Quat is W first) and scale (X1, X5, X3).
-	LANEPOS(R12, X9, X10, X11)
-	MOVQ   (quadPoses_wr+0)(BX), AX
-	MOVUPS (AX)(CX*1), X0
-	MOVQ   (quadPoses_wr+8)(BX), AX
-	MOVUPS (AX)(CX*1), X1
-	MOVQ   (quadPoses_wr+16)(BX), AX
-	MOVUPS (AX)(CX*1), X2
-	MOVQ   (quadPoses_wr+24)(BX), AX
-	MOVUPS (AX)(CX*1), X3
-	TRANSPOSE(X0, X1, X2, X3, X4, X5)
-	MOVAPS X1, X12
-	MOVAPS X5, X13
-	MOVAPS X3, X14
-	MOVAPS X2, X15
-	MOVQ   (quadPoses_ws+0)(BX), AX
-	LOADV3I(AX, R12, X0, X4)
-	MOVQ   (quadPoses_ws+8)(BX), AX
-	LOADV3I(AX, R12, X1, X4)
-	MOVQ   (quadPoses_ws+16)(BX), AX
-	LOADV3I(AX, R12, X2, X4)
-	MOVQ   (quadPoses_ws+24)(BX), AX
-	LOADV3I(AX, R12, X3, X4)
+// ENDPOSE loads, for four lanes (see ROWS for h) and given lp in BX and
+// pb in CX, the parent bone's position (X9..X11), rotation w, x, y, z
+// (X12..X15; a Quat is W first) and scale (X1, X5, X3).
+#define ENDPOSE(h) \
+	POSLANES(BX, h); \
+	IMUL3Q $12, CX, R12; \
+	SHLQ   $4, CX; \
+	LANEPOS(R12, X9, X10, X11); \
+	MOVQ   (quadPoses_wr+2*(h)+0)(BX), AX; \
+	MOVUPS (AX)(CX*1), X0; \
+	MOVQ   (quadPoses_wr+2*(h)+8)(BX), AX; \
+	MOVUPS (AX)(CX*1), X1; \
+	MOVQ   (quadPoses_wr+2*(h)+16)(BX), AX; \
+	MOVUPS (AX)(CX*1), X2; \
+	MOVQ   (quadPoses_wr+2*(h)+24)(BX), AX; \
+	MOVUPS (AX)(CX*1), X3; \
+	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
+	MOVAPS X1, X12; \
+	MOVAPS X5, X13; \
+	MOVAPS X3, X14; \
+	MOVAPS X2, X15; \
+	MOVQ   (quadPoses_ws+2*(h)+0)(BX), AX; \
+	LOADV3I(AX, R12, X0, X4); \
+	MOVQ   (quadPoses_ws+2*(h)+8)(BX), AX; \
+	LOADV3I(AX, R12, X1, X4); \
+	MOVQ   (quadPoses_ws+2*(h)+16)(BX), AX; \
+	LOADV3I(AX, R12, X2, X4); \
+	MOVQ   (quadPoses_ws+2*(h)+24)(BX), AX; \
+	LOADV3I(AX, R12, X3, X4); \
 	TRANSPOSE(X0, X1, X2, X3, X4, X5)
 
-	// v = scale * local (X6..X8).
-	MOVQ   local+16(FP), AX
-	MOVSS  0(AX), X6
-	SHUFPS $0, X6, X6
-	MULPS  X1, X6
-	MOVSS  4(AX), X7
-	SHUFPS $0, X7, X7
-	MULPS  X5, X7
-	MOVSS  8(AX), X8
-	SHUFPS $0, X8, X8
-	MULPS  X3, X8
-
-	// rotate: t = 2 (q.V x v) (X3..X5); r = v + w t + q.V x t (X0, X2, X1).
-	MOVAPS X14, X3
-	MULPS  X8, X3
-	MOVAPS X15, X0
-	MULPS  X7, X0
-	SUBPS  X0, X3
-	ADDPS  X3, X3
-	MOVAPS X15, X4
-	MULPS  X6, X4
-	MOVAPS X13, X0
-	MULPS  X8, X0
-	SUBPS  X0, X4
-	ADDPS  X4, X4
-	MOVAPS X13, X5
-	MULPS  X7, X5
-	MOVAPS X14, X0
-	MULPS  X6, X0
-	SUBPS  X0, X5
-	ADDPS  X5, X5
-	MOVAPS X12, X0
-	MULPS  X3, X0
-	ADDPS  X6, X0
-	MOVAPS X14, X1
-	MULPS  X5, X1
-	ADDPS  X1, X0
-	MOVAPS X15, X1
-	MULPS  X4, X1
-	SUBPS  X1, X0
-	MOVAPS X12, X2
-	MULPS  X4, X2
-	ADDPS  X7, X2
-	MOVAPS X15, X1
-	MULPS  X3, X1
-	ADDPS  X1, X2
-	MOVAPS X13, X1
-	MULPS  X5, X1
-	SUBPS  X1, X2
-	MOVAPS X12, X1
-	MULPS  X5, X1
-	ADDPS  X8, X1
-	MOVAPS X13, X6
-	MULPS  X4, X6
-	ADDPS  X6, X1
-	MOVAPS X14, X6
-	MULPS  X3, X6
-	SUBPS  X6, X1
-
-	// The end particle at position + r; o is that minus the position.
-	ADDPS X9, X0
-	ADDPS X10, X2
-	ADDPS X11, X1
-	SUBPS X9, X0
-	SUBPS X10, X2
-	SUBPS X11, X1
-	MOVAPS X0, X6
-	MOVAPS X2, X7
+// ENDOFFSET sets o (X6..X8) for the end particle at local (AX) in the
+// frame ENDPOSE loaded: v = scale * local; rotate: t = 2 (q.V x v)
+// (X3..X5), r = v + w t + q.V x t (X0, X2, X1); the particle is at
+// position + r, and o is that minus the position.
+#define ENDOFFSET \
+	MOVSS  0(AX), X6; \
+	SHUFPS $0, X6, X6; \
+	MULPS  X1, X6; \
+	MOVSS  4(AX), X7; \
+	SHUFPS $0, X7, X7; \
+	MULPS  X5, X7; \
+	MOVSS  8(AX), X8; \
+	SHUFPS $0, X8, X8; \
+	MULPS  X3, X8; \
+	MOVAPS X14, X3; \
+	MULPS  X8, X3; \
+	MOVAPS X15, X0; \
+	MULPS  X7, X0; \
+	SUBPS  X0, X3; \
+	ADDPS  X3, X3; \
+	MOVAPS X15, X4; \
+	MULPS  X6, X4; \
+	MOVAPS X13, X0; \
+	MULPS  X8, X0; \
+	SUBPS  X0, X4; \
+	ADDPS  X4, X4; \
+	MOVAPS X13, X5; \
+	MULPS  X7, X5; \
+	MOVAPS X14, X0; \
+	MULPS  X6, X0; \
+	SUBPS  X0, X5; \
+	ADDPS  X5, X5; \
+	MOVAPS X12, X0; \
+	MULPS  X3, X0; \
+	ADDPS  X6, X0; \
+	MOVAPS X14, X1; \
+	MULPS  X5, X1; \
+	ADDPS  X1, X0; \
+	MOVAPS X15, X1; \
+	MULPS  X4, X1; \
+	SUBPS  X1, X0; \
+	MOVAPS X12, X2; \
+	MULPS  X4, X2; \
+	ADDPS  X7, X2; \
+	MOVAPS X15, X1; \
+	MULPS  X3, X1; \
+	ADDPS  X1, X2; \
+	MOVAPS X13, X1; \
+	MULPS  X5, X1; \
+	SUBPS  X1, X2; \
+	MOVAPS X12, X1; \
+	MULPS  X5, X1; \
+	ADDPS  X8, X1; \
+	MOVAPS X13, X6; \
+	MULPS  X4, X6; \
+	ADDPS  X6, X1; \
+	MOVAPS X14, X6; \
+	MULPS  X3, X6; \
+	SUBPS  X6, X1; \
+	ADDPS X9, X0; \
+	ADDPS X10, X2; \
+	ADDPS X11, X1; \
+	SUBPS X9, X0; \
+	SUBPS X10, X2; \
+	SUBPS X11, X1; \
+	MOVAPS X0, X6; \
+	MOVAPS X2, X7; \
 	MOVAPS X1, X8
 
+// func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[QuadLanes]float32)
+TEXT ·quadAnimateEnd(SB), NOSPLIT, $0-56
+	MOVQ q+0(FP), DI
+
+	// Lanes 0..3, then 4..7: their parent bone's frame, the end
+	// particle's offset from it, and its record.
+	MOVQ   lp+8(FP), BX
+	MOVQ   pb+40(FP), CX
+	ENDPOSE(0)
+	MOVQ   local+16(FP), AX
+	ENDOFFSET
 	MOVQ   i+24(FP), CX
 	MOVQ   j+32(FP), DX
 	MOVQ   pathMax+48(FP), AX
-	MOVUPS (AX), X14
-	RECORD
+	MOVUPS 0(AX), X14
+	RECORD(0)
 	MOVQ   pathMax+48(FP), AX
-	MOVUPS X14, (AX)
+	MOVUPS X14, 0(AX)
+
+	MOVQ   lp+8(FP), BX
+	MOVQ   pb+40(FP), CX
+	ENDPOSE(16)
+	MOVQ   local+16(FP), AX
+	ENDOFFSET
+	MOVQ   i+24(FP), CX
+	MOVQ   j+32(FP), DX
+	MOVQ   pathMax+48(FP), AX
+	MOVUPS 16(AX), X14
+	RECORD(16)
+	MOVQ   pathMax+48(FP), AX
+	MOVUPS X14, 16(AX)
 	RET

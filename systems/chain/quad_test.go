@@ -11,17 +11,17 @@ import (
 	"github.com/sway-anim/sway/systems/collide"
 )
 
-// quadLanes is four characters with one chain each, of one shape (a tree:
+// quadLanes is QuadLanes characters with one chain each, of one shape (a tree:
 // a line that forks, with an end particle), their rest data shared as a
 // store shares them, built twice: pool a is stepped by a Quad, pool b
 // chain by chain.
 type quadLanes struct {
-	rigs   [4]*testRig
+	rigs   [QuadLanes]*testRig
 	a, b   *Particles
-	ca, cb [4]Chain
+	ca, cb [QuadLanes]Chain
 	descs  []collide.Desc
 	bones  []int32
-	shapes [4][]collide.Shape
+	shapes [QuadLanes][]collide.Shape
 	amp    float64 // how far the characters sway (m)
 }
 
@@ -44,15 +44,16 @@ func newQuadLanesWith(t *testing.T, mode StepMode, plane bool, tweak func(s int,
 		l.descs = append(l.descs, collide.NewPlane(mgl32.Vec3{0, -0.42, 0}, mgl32.Vec3{0, 1, 0}))
 		l.bones = append(l.bones, 0)
 	}
-	for s := range 4 {
+	for s := range QuadLanes {
 		l.rigs[s] = newRig(parents, pos)
 		l.shapes[s] = make([]collide.Shape, len(l.descs))
 		set := DefaultSettings()
 		set.Mode = mode
-		set.Damping, set.Elasticity, set.Stiffness = 0.05+0.05*float32(s), 0.02*float32(s), 0.1*float32(s)
-		set.Inert, set.Friction, set.Radius = 0.2*float32(s), 0.3, 0.02+0.01*float32(s)
-		set.Gravity = mgl32.Vec3{0, -0.004 * float32(s+1), 0}
-		set.Force = mgl32.Vec3{0.001 * float32(s), 0, 0}
+		k := float32(s) / 2
+		set.Damping, set.Elasticity, set.Stiffness = 0.05+0.05*k, 0.02*k, 0.1*k
+		set.Inert, set.Friction, set.Radius = 0.2*k, 0.3, 0.02+0.01*k
+		set.Gravity = mgl32.Vec3{0, -0.004 * (k + 1), 0}
+		set.Force = mgl32.Vec3{0.001 * k, 0, 0}
 		if tweak != nil {
 			tweak(s, &set)
 		}
@@ -74,14 +75,27 @@ func newQuadLanesWith(t *testing.T, mode StepMode, plane bool, tweak func(s int,
 }
 
 // poses returns the lanes' poses, as Quad.StepsIn takes them.
-func (l *quadLanes) poses() *[4]*Pose {
-	return &[4]*Pose{&l.rigs[0].pose, &l.rigs[1].pose, &l.rigs[2].pose, &l.rigs[3].pose}
+func (l *quadLanes) poses() *[QuadLanes]*Pose {
+	var p [QuadLanes]*Pose
+	for s, r := range l.rigs {
+		p[s] = &r.pose
+	}
+	return &p
 }
 
-// frame moves lane s's character (each its own way, lane 3 turning fast)
+// chains returns the lanes' chains of pool a.
+func (l *quadLanes) chains() [QuadLanes]*Chain {
+	var cs [QuadLanes]*Chain
+	for s := range cs {
+		cs[s] = &l.ca[s]
+	}
+	return cs
+}
+
+// frame moves lane s's character (each its own way, the last turning fast)
 // and prepares both copies of its chain; it returns the sub-steps.
-func (l *quadLanes) frame(t *testing.T, f int, dt float32) [4]int {
-	var steps [4]int
+func (l *quadLanes) frame(t *testing.T, f int, dt float32) [QuadLanes]int {
+	var steps [QuadLanes]int
 	for s, r := range l.rigs {
 		tm := float64(f)/60 + float64(s)
 		r.obj = Frame{
@@ -106,7 +120,7 @@ func (l *quadLanes) frame(t *testing.T, f int, dt float32) [4]int {
 // chain of l.b alone. It fails t unless the two agree bit for bit, and
 // returns 1 if the frame stepped as a quad and the particles touching a
 // collider.
-func (l *quadLanes) stepBoth(t *testing.T, f int, dt float32, q *Quad, cs *[4]*Chain) (quad, touched int) {
+func (l *quadLanes) stepBoth(t *testing.T, f int, dt float32, q *Quad, cs *[QuadLanes]*Chain) (quad, touched int) {
 	t.Helper()
 	steps := l.frame(t, f, dt)
 	if quadable(l.a, l.a, cs, l.poses(), &steps) {
@@ -157,7 +171,7 @@ func TestQuadMatchesStepsIn(t *testing.T) {
 					len(l.ca[0].packs()), len(l.ca[1].packs()), l.ca[1].N)
 			}
 			var q Quad
-			var cs [4]*Chain
+			var cs [QuadLanes]*Chain
 			for s := range cs {
 				cs[s] = &l.ca[s]
 			}
@@ -193,7 +207,7 @@ func TestQuadCollidersPastBoundedShapes(t *testing.T) {
 	}
 	l.descs = append(pad, l.descs...)
 	l.bones = append(make([]int32, maxBounds), l.bones...)
-	var cs [4]*Chain
+	var cs [QuadLanes]*Chain
 	for s := range cs {
 		l.shapes[s] = make([]collide.Shape, len(l.descs))
 		for _, c := range []*Chain{&l.ca[s], &l.cb[s]} {
@@ -209,8 +223,8 @@ func TestQuadCollidersPastBoundedShapes(t *testing.T) {
 // StepsIn's result.
 func TestQuadLanesListingCollidersInOtherOrders(t *testing.T) {
 	l := newQuadLanes(t, Fixed, true)
-	orders := [4][]int32{{0, 1, 2}, {2, 0, 1}, {1, 2, 0}, {0, 2, 1}}
-	var cs [4]*Chain
+	orders := [QuadLanes][]int32{{0, 1, 2}, {2, 0, 1}, {1, 2, 0}, {0, 2, 1}, {0, 1, 2}, {1, 0, 2}, {2, 1, 0}, {0, 1, 2}}
+	var cs [QuadLanes]*Chain
 	for s := range cs {
 		l.ca[s].Colliders, l.cb[s].Colliders = orders[s], orders[s]
 		cs[s] = &l.ca[s]
@@ -224,7 +238,7 @@ func TestQuadLanesListingCollidersInOtherOrders(t *testing.T) {
 func TestQuadRepairsANonFiniteLane(t *testing.T) {
 	l := newQuadLanes(t, Fixed, false)
 	var q Quad
-	var cs [4]*Chain
+	var cs [QuadLanes]*Chain
 	for s := range cs {
 		cs[s] = &l.ca[s]
 	}
@@ -273,7 +287,7 @@ func TestQuadFallsBackToStepsIn(t *testing.T) {
 	Refresh(l.ca[3].ParticlesIn(l.a, l.a), &l.ca[3])
 	Refresh(l.cb[3].ParticlesIn(l.b, l.b), &l.cb[3])
 	var q Quad
-	cs := [4]*Chain{&l.ca[0], &l.ca[1], &l.ca[2], &l.ca[3]}
+	cs := l.chains()
 	for f := 0; f < 20; f++ {
 		steps := l.frame(t, f, 1.0/60)
 		if quadable(l.a, l.a, &cs, l.poses(), &steps) {
@@ -292,10 +306,59 @@ func TestQuadFallsBackToStepsIn(t *testing.T) {
 	}
 }
 
+// A chain in several lanes (lanes 5..7 repeat lane 0, as the chain step
+// fills a group of fewer characters) is stepped once, side by side and,
+// when a freeze axis in lane 3 keeps the lanes apart, alone: the result is
+// StepsIn's on each distinct chain.
+func TestQuadStepsAChainInSeveralLanesOnce(t *testing.T) {
+	for _, freeze := range []bool{false, true} {
+		l := newQuadLanes(t, Fixed, true)
+		if freeze {
+			l.ca[3].Settings.Freeze, l.cb[3].Settings.Freeze = FreezeX, FreezeX
+			Refresh(l.ca[3].ParticlesIn(l.a, l.a), &l.ca[3])
+			Refresh(l.cb[3].ParticlesIn(l.b, l.b), &l.cb[3])
+		}
+		const distinct = 5
+		var q Quad
+		quads, touched := 0, 0
+		for f := 0; f < 120; f++ {
+			steps := l.frame(t, f, 1.0/60)
+			cs, poses, shapes := l.chains(), *l.poses(), l.shapes
+			for s := distinct; s < QuadLanes; s++ {
+				cs[s], poses[s], shapes[s], steps[s] = cs[0], poses[0], shapes[0], steps[0]
+			}
+			if quadable(l.a, l.a, &cs, &poses, &steps) {
+				quads++
+			}
+			q.Shapes(&shapes)
+			finite := q.StepsIn(l.a, l.a, &cs, &poses, &steps)
+			for s := range distinct {
+				StepsIn(l.b, l.b, &l.cb[s], &l.rigs[s].pose, steps[s], l.shapes[s])
+			}
+			for s := range QuadLanes {
+				if !finite[s] {
+					t.Fatalf("freeze %v frame %d: lane %d reported not finite", freeze, f, s)
+				}
+			}
+			for i := range l.a.Pos {
+				if l.a.Pos[i] != l.b.Pos[i] || l.a.Prev[i] != l.b.Prev[i] || l.a.Collided[i] != l.b.Collided[i] {
+					t.Fatalf("freeze %v frame %d particle %d: %v %v, alone %v %v", freeze, f, i, l.a.Pos[i], l.a.Prev[i], l.b.Pos[i], l.b.Prev[i])
+				}
+				if l.a.Collided[i] {
+					touched++
+				}
+			}
+		}
+		if freeze && quads != 0 || !freeze && quads < 100 || touched < 20 {
+			t.Fatalf("freeze %v: %d frames stepped side by side, %d particle touches: the run tests too little", freeze, quads, touched)
+		}
+	}
+}
+
 // FuzzQuadMatchesStepsIn: for any settings that build, any character
 // motion and frame time, a Quad gives StepsIn's result bit for bit (NaN
-// included), four lanes of different settings, with curves in two of
-// them when flags has bit 4.
+// included), eight lanes of different settings, with curves in every
+// other one when flags has bit 4.
 func FuzzQuadMatchesStepsIn(f *testing.F) {
 	f.Add(float32(0.1), float32(0.1), float32(0.1), float32(0.3), float32(0.02), float32(-0.004), float32(0.5), float32(1.0/60), uint8(0))
 	f.Add(float32(1), float32(1), float32(1), float32(1), float32(0.3), float32(-1), float32(40), float32(1.0/30), uint8(1))
@@ -307,12 +370,12 @@ func FuzzQuadMatchesStepsIn(f *testing.F) {
 			return
 		}
 		l := newQuadLanesWith(t, StepMode(flags%2), flags&2 != 0, func(s int, set *Settings) {
-			k := float32(s+1) / 4
+			k := float32(s+1) / QuadLanes
 			set.Damping, set.Elasticity, set.Stiffness = damping*k, elasticity*k, stiffness*k
 			set.Friction, set.Radius = friction, radius*k
 			set.Gravity = mgl32.Vec3{0, gravity * k, 0}
 			if flags&4 != 0 && s%2 == 1 {
-				// Parameters per particle in lanes 1 and 3.
+				// Parameters per particle in the odd lanes.
 				set.Curves = &Curves{Damping: Curve{{0, 1}, {1, 0.5}}, Radius: Curve{{0, 0.5}, {1, 1.5}}, Friction: Curve{{0, 1}, {1, 0}}}
 			}
 		})
@@ -321,7 +384,7 @@ func FuzzQuadMatchesStepsIn(f *testing.F) {
 		}
 		l.amp = float64(amp)
 		var q Quad
-		cs := [4]*Chain{&l.ca[0], &l.ca[1], &l.ca[2], &l.ca[3]}
+		cs := l.chains()
 		for f := 0; f < 40; f++ {
 			steps := l.frame(t, f, dt)
 			q.Shapes(&l.shapes)
@@ -359,8 +422,8 @@ func TestQuadCullMatchesGo(t *testing.T) {
 	for trial := range 2000 {
 		var a quad
 		a.ncol = 1 + trial%maxCull
-		var reach [4]float32
-		for s := range 4 {
+		var reach [QuadLanes]float32
+		for s := range QuadLanes {
 			a.part[0].x[s], a.part[0].y[s], a.part[0].z[s] = f(), f(), f()
 			reach[s] = 0.5 + f()
 			for k := range a.ncol {
@@ -387,15 +450,15 @@ func TestQuadCullMatchesGo(t *testing.T) {
 		quadCullGo(&b, &reach)
 		for k := range a.ncol {
 			ca, cb := &a.col[k], &b.col[k]
-			for s := range 4 {
+			for s := range QuadLanes {
 				for _, v := range [][2]float32{{ca.c0[s], cb.c0[s]}, {ca.c1[s], cb.c1[s]}, {ca.c2[s], cb.c2[s]}, {ca.r[s], cb.r[s]}, {ca.gap[s], cb.gap[s]}} {
 					if math.Float32bits(v[0]) != math.Float32bits(v[1]) {
-						t.Fatalf("trial %d collider %d lane %d: SSE %+v, Go %+v", trial, k, s, *ca, *cb)
+						t.Fatalf("trial %d collider %d lane %d: SIMD %+v, Go %+v", trial, k, s, *ca, *cb)
 					}
 				}
 			}
 		}
-		for s := range 4 {
+		for s := range QuadLanes {
 			if math.Float32bits(a.clReach[s]) != math.Float32bits(reach[s]) || math.Float32bits(b.clReach[s]) != math.Float32bits(reach[s]) {
 				t.Fatalf("trial %d lane %d: culled for %v and %v, want %v", trial, s, a.clReach[s], b.clReach[s], reach[s])
 			}
@@ -422,7 +485,7 @@ func TestQuadAnimateMatchesAnimate(t *testing.T) {
 		for i := range p.Local {
 			p.Local[i] = mgl32.Vec3{f(0.2), f(0.2), f(0.2)}
 		}
-		var poses [4]*Pose
+		var poses [QuadLanes]*Pose
 		for s := range poses {
 			nb := 12
 			if trial%5 == 4 && s == 2 {
@@ -471,7 +534,7 @@ func TestQuadAnimateMatchesAnimate(t *testing.T) {
 // run120 steps the lanes cs 120 frames at 60 fps through stepBoth and
 // fails when too few frames ran as a quad or too few particles touched a
 // collider for the run to test anything.
-func (l *quadLanes) run120(t *testing.T, cs *[4]*Chain) {
+func (l *quadLanes) run120(t *testing.T, cs *[QuadLanes]*Chain) {
 	t.Helper()
 	var q Quad
 	quads, touched := 0, 0

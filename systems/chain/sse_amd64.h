@@ -50,3 +50,15 @@
 	DATA name<>+8(SB)/4, $bits; \
 	DATA name<>+12(SB)/4, $bits; \
 	GLOBL name<>(SB), RODATA|NOPTR, $16
+
+// SPLAT8 is SPLAT for 32 bytes, for the AVX kernels.
+#define SPLAT8(name, bits) \
+	DATA name<>+0(SB)/4, $bits; \
+	DATA name<>+4(SB)/4, $bits; \
+	DATA name<>+8(SB)/4, $bits; \
+	DATA name<>+12(SB)/4, $bits; \
+	DATA name<>+16(SB)/4, $bits; \
+	DATA name<>+20(SB)/4, $bits; \
+	DATA name<>+24(SB)/4, $bits; \
+	DATA name<>+28(SB)/4, $bits; \
+	GLOBL name<>(SB), RODATA|NOPTR, $32
