@@ -41,7 +41,7 @@ type applyView struct {
 
 func apply(p *applyView, c *Chain, pose *Pose) int {
 	n := len(p.pos)
-	if n == 0 || !poseFits(*pose, c.maxBone) || len(p.bone) < n || p.bone[0] < 0 {
+	if n == 0 || !poseFits(pose, c.maxBone) || len(p.bone) < n || p.bone[0] < 0 {
 		return -1
 	}
 	pos, parent, bone, children := p.pos[:n], p.parent[:n], p.bone[:n], p.children[:n]

@@ -94,7 +94,7 @@ func runSteps(p *Particles, c *Chain, pose *Pose, n int, shapes []collide.Shape,
 // short or the pose does not hold the chain's bones.
 func (c *Chain) animateIn(an []animated, p *Particles, pose *Pose) bool {
 	n := len(p.Pos)
-	if !c.fits(n) || len(an) < n || len(p.Bone) < n || len(p.Parent) < n || len(p.Local) < n || !poseFits(*pose, c.maxBone) {
+	if !c.fits(n) || len(an) < n || len(p.Bone) < n || len(p.Parent) < n || len(p.Local) < n || !poseFits(pose, c.maxBone) {
 		return false
 	}
 	pathMax, ok := animate(an[:n], p, pose)

@@ -75,7 +75,7 @@ func prepare(v *prepView, c *Chain, pose *Pose, f *object) int {
 		d := f.Reference.Sub(f.ObjectPos)
 		off = off || mathx.Dot(d, d) > s.DisableDistance*s.DisableDistance
 	}
-	if off || !v.fits(c) || !poseFits(*pose, c.maxBone) {
+	if off || !v.fits(c) || !poseFits(pose, c.maxBone) {
 		c.off = true
 		return -1
 	}
@@ -228,7 +228,7 @@ func animAt(p *Particles, pose *Pose, i int) mgl32.Vec3 {
 func AnimatedPositions(dst []mgl32.Vec3, p Particles, pose Pose) []mgl32.Vec3 {
 	n := p.Len()
 	dst = slicex.Extend(dst[:0], n)
-	if n == 0 || !poseFits(pose, maxBoneOf(p.Bone)) {
+	if n == 0 || !poseFits(&pose, maxBoneOf(p.Bone)) {
 		return dst
 	}
 	for i := range dst {
@@ -240,7 +240,7 @@ func AnimatedPositions(dst []mgl32.Vec3, p Particles, pose Pose) []mgl32.Vec3 {
 // ResetParticles puts every particle at rest on its animated position in
 // pose, with no velocity and no collider touch.
 func ResetParticles(p Particles, pose Pose) {
-	if !poseFits(pose, maxBoneOf(p.Bone)) {
+	if !poseFits(&pose, maxBoneOf(p.Bone)) {
 		return
 	}
 	for i := range p.Pos {
@@ -291,7 +291,7 @@ func carry(p Particles, p0 mgl32.Vec3, r0 mgl32.Quat, p1 mgl32.Vec3, r1 mgl32.Qu
 	}
 }
 
-func poseFits(pose Pose, maxBone int32) bool {
+func poseFits(pose *Pose, maxBone int32) bool {
 	n := int(maxBone)
 	return n < len(pose.WorldPos) && n < len(pose.WorldRot) && n < len(pose.WorldScale) &&
 		n < len(pose.LocalPos) && n < len(pose.LocalRot)

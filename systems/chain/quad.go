@@ -214,7 +214,7 @@ func quadable(rest, sim *Particles, cs *[QuadLanes]*Chain, poses *[QuadLanes]*Po
 	n := c0.N
 	for s, c := range cs {
 		if c == nil || steps[s] != steps[0] || c.RestFirst != c0.RestFirst || c.N != n || !c.fits(n) ||
-			poses[s] == nil || !poseFits(*poses[s], c.maxBone) ||
+			poses[s] == nil || !poseFits(poses[s], c.maxBone) ||
 			c.freeze() != FreezeNone || len(c.Colliders) != len(c0.Colliders) ||
 			c.First < 0 || c.First+n > len(sim.Pos) || c.First+n > len(sim.Prev) || c.First+n > len(sim.Collided) {
 			return false

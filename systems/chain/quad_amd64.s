@@ -664,19 +664,37 @@ culled:
 
 // ANIMATE is quadAnimate for four lanes (see ROWS for h), given lp in
 // BX, lo in CX and pathMax in AX; it leaves their longest paths in X14.
-#define ANIMATE(h, loop, done) \
+// A particle's bone position stays in X12, X13, X15 for the next
+// particle, which in a line of bones is its child: the parent's is then
+// not loaded again (never for the first particle, whose parent comes
+// before lo).
+#define ANIMATE(h, loop, loadparent, own, done) \
 	POSLANES(BX, h); \
 	MOVUPS (h)(AX), X14; \
 	CMPQ   CX, R14; \
 	JGE    done; \
+	MOVLQSX (R13)(CX*4), DX; \
+	JMP    loadparent; \
 loop: \
 	MOVLQSX (R13)(CX*4), DX; \
+	LEAQ    1(DX), BX; \
+	CMPQ    BX, CX; \
+	JNE     loadparent; \
+	MOVAPS  X12, X9; \
+	MOVAPS  X13, X10; \
+	MOVAPS  X15, X11; \
+	JMP     own; \
+loadparent: \
 	MOVLQSX (R12)(DX*4), BX; \
 	IMUL3Q  $12, BX, BX; \
+	LANEPOS(BX, X9, X10, X11); \
+own: \
 	MOVLQSX (R12)(CX*4), AX; \
 	IMUL3Q  $12, AX, AX; \
-	LANEPOS(BX, X9, X10, X11); \
 	LANEPOS(AX, X6, X7, X8); \
+	MOVAPS X6, X12; \
+	MOVAPS X7, X13; \
+	MOVAPS X8, X15; \
 	SUBPS X9, X6; \
 	SUBPS X10, X7; \
 	SUBPS X11, X8; \
@@ -698,12 +716,12 @@ TEXT ·quadAnimate(SB), NOSPLIT, $0-56
 	MOVQ   lp+8(FP), BX
 	MOVQ   lo+32(FP), CX
 	MOVQ   pathMax+48(FP), AX
-	ANIMATE(0, animate0, animated0)
+	ANIMATE(0, animate0, parent0, own0, animated0)
 	MOVQ   pathMax+48(FP), AX
 	MOVUPS X14, (AX)
 	MOVQ   lp+8(FP), BX
 	MOVQ   lo+32(FP), CX
-	ANIMATE(16, animate1, animated1)
+	ANIMATE(16, animate1, parent1, own1, animated1)
 	MOVQ   pathMax+48(FP), AX
 	MOVUPS X14, 16(AX)
 	RET

@@ -473,12 +473,23 @@ func TestQuadCullMatchesGo(t *testing.T) {
 // random poses with non-unit rotations, negative scales and non-finite
 // values.
 func TestQuadAnimateMatchesAnimate(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 11))
-	p := &Particles{
+	// The second tree forks within a run of bones: particle 4's parent is
+	// 1, not the particle before it.
+	for _, p := range []*Particles{{
 		Bone:   []int32{3, 4, 5, 6, -1, 7, 8, -1, 9, 10, 11},
 		Parent: []int32{-1, 0, 1, 2, 3, 2, 5, 6, 7, 8, 9},
 		Local:  make([]mgl32.Vec3, 11),
+	}, {
+		Bone:   []int32{3, 4, 5, 6, 7, 8, 9, 10, 11, 1, 2},
+		Parent: []int32{-1, 0, 1, 2, 1, 4, 0, 6, 7, 8, 5},
+		Local:  make([]mgl32.Vec3, 11),
+	}} {
+		testQuadAnimate(t, p)
 	}
+}
+
+func testQuadAnimate(t *testing.T, p *Particles) {
+	rng := rand.New(rand.NewPCG(7, 11))
 	n := len(p.Bone)
 	f := func(k float32) float32 { return k * (2*rng.Float32() - 1) }
 	for trial := range 200 {

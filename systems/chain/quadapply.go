@@ -93,7 +93,7 @@ func appliable(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose) int {
 		// Apply checks the pose against maxBone: with the bones within
 		// it, the two agree.
 		if c == nil || c.RestFirst != r || c.N != n || c.First < 0 || c.First+n > len(sim.Pos) ||
-			hi > c.maxBone || poses[s] == nil || !poseFits(*poses[s], c.maxBone) {
+			hi > c.maxBone || poses[s] == nil || !poseFits(poses[s], c.maxBone) {
 			return -1
 		}
 	}
