@@ -286,21 +286,22 @@ func TestAddChainsRejectsBadSpecs(t *testing.T) {
 }
 
 func TestNonFiniteParticlesResetTheChain(t *testing.T) {
-	// Five characters: four stepped side by side, one alone.
-	w, ents, sc := chainWorld(t, 5, 2)
+	// Nine characters: eight stepped side by side (applied in two fours),
+	// one alone.
+	w, ents, sc := chainWorld(t, 9, 2)
 	defer w.Close()
 	stepMoving(t, w, ents, sc, 0, 10)
-	// Corrupt one particle of the first chain of character 1 (in the
-	// four) and of character 4 (alone), as a blow-up would.
+	// Corrupt one particle of the first chain of character 1 (side by
+	// side) and of character 8 (alone), as a blow-up would.
 	st := arche.GetResource[systems.ChainStore](w.ECS())
-	for _, k := range []int{1, 4} {
+	for _, k := range []int{1, 8} {
 		c := st.Chains[11*k] // each character has eleven chains
 		st.Particles.Pos[c.First+3][1] = float32(math.NaN())
 	}
 	stepMoving(t, w, ents, sc, 10, 1)
 	for k, e := range ents {
 		want := uint32(0)
-		if k == 1 || k == 4 {
+		if k == 1 || k == 8 {
 			want = 1
 		}
 		if n, _ := w.ChainFaults(e); n != want {
@@ -316,7 +317,7 @@ func TestNonFiniteParticlesResetTheChain(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []int{1, 4} {
+	for _, k := range []int{1, 8} {
 		if n, _ := w.ChainFaults(ents[k]); n != 1 {
 			t.Fatalf("character %d's chain did not recover: faults = %d", k, n)
 		}
@@ -370,7 +371,7 @@ func TestCharactersOfOneRigShareTheirChainsRestData(t *testing.T) {
 // rounding, for every bone: the chains write their bones' world pose
 // themselves, and bones under a chain that are not its particles (here the
 // tail's last three, excluded) are recomputed from it. Nine characters:
-// two fours side by side and one alone.
+// applied in two fours side by side and one alone.
 func TestChainsLeaveTheWorldPoseCurrent(t *testing.T) {
 	w, ents, sc := plainWorld(t, 9, 2)
 	defer w.Close()
