@@ -133,13 +133,13 @@ type ChainStep struct{ *chainSystem }
 func NewChainStep() *ChainStep { return &ChainStep{newChainSystem("chain.step", stepChains)} }
 
 func stepChains(s *chainSystem, lo, hi int) {
-	// chain.QuadLanes characters at a time: their chains of one shape (the
+	// chain.StepLanes characters at a time: their chains of one shape (the
 	// k-th chain of characters built alike) step side by side, one per
 	// SIMD lane. The result is the same bits as stepping each alone, so how
 	// the characters fall into chunks and groups changes nothing.
-	var q chain.Quad
+	var q chain.Lanes
 	items := s.chars.items[lo:hi]
-	const n = chain.QuadLanes
+	const n = chain.StepLanes
 	for a := 0; a < len(items); a += n {
 		for _, it := range items[min(a+n, len(items)):min(a+2*n, len(items))] {
 			prefetchStep(s, it)
@@ -151,10 +151,10 @@ func stepChains(s *chainSystem, lo, hi int) {
 // byFours applies the chunk [lo, hi) four characters at a time, after
 // prefetching the (up to) four that follow each four, and each character
 // left over alone. It calls the kernels directly, not through function
-// values: the Quad, passed to a call Go cannot see, would move to the
+// values: the Lanes value, passed to a call Go cannot see, would move to the
 // heap.
 func (s *chainSystem) byFours(lo, hi int) {
-	var q chain.Quad
+	var q chain.Lanes
 	items := s.chars.items[lo:hi]
 	a := 0
 	for ; chainsSideBySide && a+4 <= len(items); a += 4 {
@@ -181,10 +181,10 @@ func alike(g []featureRef[components.Chains]) (int32, bool) {
 }
 
 // stepGroup steps the chains of the characters g, at most
-// chain.QuadLanes: side by side when there are two or more and they have
+// chain.StepLanes: side by side when there are two or more and they have
 // as many chains. The lanes past g's characters repeat the first; the
-// Quad steps its chains once.
-func stepGroup(s *chainSystem, q *chain.Quad, g []featureRef[components.Chains]) {
+// Lanes value steps a chain once.
+func stepGroup(s *chainSystem, q *chain.Lanes, g []featureRef[components.Chains]) {
 	st := s.st
 	n, ok := alike(g)
 	if !ok || len(g) < 2 || !chainsSideBySide {
@@ -193,12 +193,12 @@ func stepGroup(s *chainSystem, q *chain.Quad, g []featureRef[components.Chains])
 		}
 		return
 	}
-	var cs [chain.QuadLanes]*chain.Chain
-	var steps [chain.QuadLanes]int
-	var shapes [chain.QuadLanes][]collide.Shape
-	var poses [chain.QuadLanes]chain.Pose
-	var pp [chain.QuadLanes]*chain.Pose
-	var first [chain.QuadLanes]int32 // each lane's character's first chain
+	var cs [chain.StepLanes]*chain.Chain
+	var steps [chain.StepLanes]int
+	var shapes [chain.StepLanes][]collide.Shape
+	var poses [chain.StepLanes]chain.Pose
+	var pp [chain.StepLanes]*chain.Pose
+	var first [chain.StepLanes]int32 // each lane's character's first chain
 	for l := range cs {
 		h := g[0].feat
 		if l < len(g) {
@@ -320,7 +320,7 @@ func chainSpans(s *chainSystem, it featureRef[components.Chains]) (lo, hi, a int
 }
 
 // applyFour applies the chains of the four characters g.
-func applyFour(s *chainSystem, q *chain.Quad, g []featureRef[components.Chains]) {
+func applyFour(s *chainSystem, q *chain.Lanes, g []featureRef[components.Chains]) {
 	st := s.st
 	n, ok := alike(g)
 	if !ok {

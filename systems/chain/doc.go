@@ -29,11 +29,11 @@
 //     built alike), PrepareIn, StepsIn and ApplyIn run the kernels in
 //     place; PrepareChains prepares one character's chains in one call,
 //     the frame's rotation and scale worked out once for all of them.
-//   - Quad.StepsIn steps the same chain of eight characters (chains
+//   - Lanes.StepsIn steps the same chain of eight characters (chains
 //     sharing rest data, see Chain.RestFirst) side by side, one per SIMD
 //     lane (AVX2 on amd64; without it each alone), with the same bits as
 //     StepsIn on each: systems that step thousands of characters use it;
-//     which characters share the lanes changes nothing. Quad.ApplyIn
+//     which characters share the lanes changes nothing. Lanes.ApplyIn
 //     applies four such chains side by side (SSE2) in the same way, with
 //     the same bits as ApplyIn on each.
 //   - Clock turns frame time into steps; it is shared with other
@@ -48,7 +48,7 @@
 // per parameter set kept in the Chain, so that a chain without curves
 // reads its parameters once. The animated offset and lengths of each
 // particle the step derives from the pose itself, once per frame, into
-// scratch (the Quad's columns, or the stack): no chain keeps a copy of its
+// scratch (the Lanes's columns, or the stack): no chain keeps a copy of its
 // animated pose from one system to the next, so the step and Prepare must
 // be given the same pose.
 //

@@ -43,7 +43,7 @@ func PrepareChains(steps []int8, rest, sim *Particles, cs []Chain, pose *Pose, f
 // SkipUpdate for steps 0, nothing for steps < 0 (the chain is off). pose is
 // the one Prepare was given; its animated pose is read once for all the
 // sub-steps. A chain of more than 64 particles borrows its scratch from a
-// sync.Pool; Quad.StepsIn keeps its own.
+// sync.Pool; Lanes.StepsIn keeps its own.
 //
 // It reports whether the chain's positions and previous positions are all
 // finite afterwards (true for a chain that is off). The step repairs a

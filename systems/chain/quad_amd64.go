@@ -7,7 +7,7 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// useQuad: Quad.StepsIn steps quadable chains side by side with the AVX2
+// useQuad: Lanes.StepsIn steps quadable chains side by side with the AVX2
 // kernel (quad_amd64.s) on a processor that has AVX2 (and an OS that
 // saves its registers); without it each chain steps alone, with the same
 // results. Not with GOAMD64=v3 or above: Go then fuses the scalar code's
@@ -38,15 +38,15 @@ func quadStore(q *quad, n int) uint32
 // same operations, so the same bits.
 //
 //go:noescape
-func quadAnimate(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[QuadLanes]float32)
+func quadAnimate(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[StepLanes]float32)
 
 //go:noescape
-func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[QuadLanes]float32)
+func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[StepLanes]float32)
 
 // quadCull is quadCullGo.
 //
 //go:noescape
-func quadCull(q *quad, reach *[QuadLanes]float32)
+func quadCull(q *quad, reach *[StepLanes]float32)
 
 // applyKernel applies particle i, of bone b (-1 for an end particle, at
 // offset end in its parent's frame), whose parent particle j has one child,

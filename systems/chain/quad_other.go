@@ -5,7 +5,7 @@ package chain
 import "github.com/go-gl/mathgl/mgl32"
 
 // useQuad: without the SIMD kernel a quad would cost what stepping the
-// chains alone does, so Quad.StepsIn steps them alone.
+// chains alone does, so Lanes.StepsIn steps them alone.
 const useQuad = false
 
 func quadKernel(q *quad, i, j int) uint32 { return quadKernelGo(q, i, j) }
@@ -13,13 +13,13 @@ func quadKernel(q *quad, i, j int) uint32 { return quadKernelGo(q, i, j) }
 func quadLoad(q *quad, n int)         { quadLoadGo(q, n) }
 func quadStore(q *quad, n int) uint32 { return quadStoreGo(q, n) }
 
-func quadCull(q *quad, reach *[QuadLanes]float32) { quadCullGo(q, reach) }
+func quadCull(q *quad, reach *[StepLanes]float32) { quadCullGo(q, reach) }
 
-func quadAnimate(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[QuadLanes]float32) {
+func quadAnimate(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[StepLanes]float32) {
 	quadAnimateGo(q, lp, bone, parent, lo, hi, pathMax)
 }
 
-func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[QuadLanes]float32) {
+func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[StepLanes]float32) {
 	quadAnimateEndGo(q, lp, local, i, j, pb, pathMax)
 }
 

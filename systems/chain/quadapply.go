@@ -6,7 +6,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// applyQuad is Quad.ApplyIn's state: each lane's pose arrays and
+// applyQuad is Lanes.ApplyIn's state: each lane's pose arrays and
 // particles, held by their first element, and per particle, as columns,
 // the world rotation of its bone in its parent's new frame (apply's rot
 // when the parent turns it) and, for a particle with a child, the bone's
@@ -42,7 +42,7 @@ func (c *quatCols) set(s int, w, x, y, z float32) {
 // writes the chain bones' world pose; bones under a chain that does not
 // cover its root's subtree need forward kinematics from the returned
 // bone.
-func (q *Quad) ApplyIn(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose) (lowest [4]int) {
+func (q *Lanes) ApplyIn(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose) (lowest [4]int) {
 	lo := -1
 	if useQuad {
 		lo = appliable(rest, sim, cs, poses)

@@ -66,7 +66,7 @@ func (l *applyLanes) applyBoth(t *testing.T, cs *[4]*Chain) bool {
 		qp[s] = &quad[s]
 	}
 	side := appliable(l.pool, l.pool, cs, &qp) >= 0
-	var q Quad
+	var q Lanes
 	got := q.ApplyIn(l.pool, l.pool, cs, &qp)
 	if side && useQuad {
 		checkApplyWorldGo(t, &q.q.a, l.pool, cs, &quad)
@@ -122,7 +122,7 @@ func sameQuatBits(a, b mgl32.Quat) bool {
 
 func applyLine() *testRig { return line(7, 0.1) }
 
-// Quad.ApplyIn gives each chain's ApplyIn, bit for bit, side by side.
+// Lanes.ApplyIn gives each chain's ApplyIn, bit for bit, side by side.
 func TestQuadApplyMatchesApplyIn(t *testing.T) {
 	for _, tc := range []struct {
 		name string
