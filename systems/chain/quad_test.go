@@ -411,6 +411,14 @@ func sameBits(a, b mgl32.Vec3) bool {
 	return true
 }
 
+// sameOrNaN compares bit patterns, any NaN equal to any other: where two
+// NaN of different sign meet in a sum, which one the sum keeps depends
+// on the operand order the compiler picks (a race build picks another),
+// and every NaN is repaired alike.
+func sameOrNaN(a, b float32) bool {
+	return math.Float32bits(a) == math.Float32bits(b) || a != a && b != b
+}
+
 // quadCull gives quadCullGo's columns bit for bit: kept and culled
 // spheres, open shapes, a collider index outside the shapes (NaN), a root
 // or reach that is not finite, and a sphere of infinite radius.
@@ -532,9 +540,9 @@ func testQuadAnimate(t *testing.T, p *Particles) {
 				t.Fatalf("trial %d lane %d: longest path %v, alone %v", trial, s, pathMax[s], want)
 			}
 			for i := range n {
-				got := q.part[i].anim(s)
-				if !sameBits(mgl32.Vec3{got.o0, got.o1, got.o2}, mgl32.Vec3{an[i].o0, an[i].o1, an[i].o2}) ||
-					math.Float32bits(got.rl) != math.Float32bits(an[i].rl) || math.Float32bits(got.pl) != math.Float32bits(an[i].pl) {
+				got, a := q.part[i].anim(s), an[i]
+				if !sameOrNaN(got.o0, a.o0) || !sameOrNaN(got.o1, a.o1) || !sameOrNaN(got.o2, a.o2) ||
+					!sameOrNaN(got.rl, a.rl) || !sameOrNaN(got.pl, a.pl) {
 					t.Fatalf("trial %d lane %d particle %d: %+v, alone %+v", trial, s, i, got, an[i])
 				}
 			}
