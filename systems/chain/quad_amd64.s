@@ -94,7 +94,9 @@ loop:
 	NEGL AX; \
 	MOVB AX, (r)
 
-// LOADHALF loads four lanes' state, lanes 4h/16.. (h: 0 or 16).
+// LOADHALF loads the state of lanes h/4 to h/4+3, whose elements are at
+// byte h of each column (h: 0 or 16). STOREHALF is its mirror image: the
+// two differ in direction only.
 #define LOADHALF(h, lpos, lprev, lhit) \
 	LANES(quad_pos+2*(h)); \
 	LOADVECS(quadPart_x, quadPart_y, quadPart_z, h, lpos); \
