@@ -286,8 +286,8 @@ func TestAddChainsRejectsBadSpecs(t *testing.T) {
 }
 
 func TestNonFiniteParticlesResetTheChain(t *testing.T) {
-	// Nine characters: eight stepped side by side (applied in two fours),
-	// one alone.
+	// Nine characters: eight stepped and applied side by side, one
+	// alone.
 	w, ents, sc := chainWorld(t, 9, 2)
 	defer w.Close()
 	stepMoving(t, w, ents, sc, 0, 10)
@@ -371,7 +371,7 @@ func TestCharactersOfOneRigShareTheirChainsRestData(t *testing.T) {
 // rounding, for every bone: the chains write their bones' world pose
 // themselves, and bones under a chain that are not its particles (here the
 // tail's last three, excluded) are recomputed from it. Nine characters:
-// applied in two fours side by side and one alone.
+// eight applied side by side and one alone.
 func TestChainsLeaveTheWorldPoseCurrent(t *testing.T) {
 	w, ents, sc := plainWorld(t, 9, 2)
 	defer w.Close()

@@ -133,38 +133,18 @@ type ChainStep struct{ *chainSystem }
 func NewChainStep() *ChainStep { return &ChainStep{newChainSystem("chain.step", stepChains)} }
 
 func stepChains(s *chainSystem, lo, hi int) {
-	// chain.StepLanes characters at a time: their chains of one shape (the
+	// chain.LaneCount characters at a time: their chains of one shape (the
 	// k-th chain of characters built alike) step side by side, one per
 	// SIMD lane. The result is the same bits as stepping each alone, so how
 	// the characters fall into chunks and groups changes nothing.
 	var q chain.Lanes
 	items := s.chars.items[lo:hi]
-	const n = chain.StepLanes
+	const n = chain.LaneCount
 	for a := 0; a < len(items); a += n {
 		for _, it := range items[min(a+n, len(items)):min(a+2*n, len(items))] {
 			prefetchStep(s, it)
 		}
 		stepGroup(s, &q, items[a:min(a+n, len(items))])
-	}
-}
-
-// byFours applies the chunk [lo, hi) four characters at a time, after
-// prefetching the (up to) four that follow each four, and each character
-// left over alone. It calls the kernels directly, not through function
-// values: the Lanes value, passed to a call Go cannot see, would move to the
-// heap.
-func (s *chainSystem) byFours(lo, hi int) {
-	var q chain.Lanes
-	items := s.chars.items[lo:hi]
-	a := 0
-	for ; chainsSideBySide && a+4 <= len(items); a += 4 {
-		for _, it := range items[a+4 : min(a+8, len(items))] {
-			prefetchApply(s, it)
-		}
-		applyFour(s, &q, items[a:a+4])
-	}
-	for _, it := range items[a:] {
-		applyChar(s, it)
 	}
 }
 
@@ -181,7 +161,7 @@ func alike(g []featureRef[components.Chains]) (int32, bool) {
 }
 
 // stepGroup steps the chains of the characters g, at most
-// chain.StepLanes: side by side when there are two or more and they have
+// chain.LaneCount: side by side when there are two or more and they have
 // as many chains. The lanes past g's characters repeat the first; the
 // Lanes value steps a chain once.
 func stepGroup(s *chainSystem, q *chain.Lanes, g []featureRef[components.Chains]) {
@@ -193,12 +173,12 @@ func stepGroup(s *chainSystem, q *chain.Lanes, g []featureRef[components.Chains]
 		}
 		return
 	}
-	var cs [chain.StepLanes]*chain.Chain
-	var steps [chain.StepLanes]int
-	var shapes [chain.StepLanes][]collide.Shape
-	var poses [chain.StepLanes]chain.Pose
-	var pp [chain.StepLanes]*chain.Pose
-	var first [chain.StepLanes]int32 // each lane's character's first chain
+	var cs [chain.LaneCount]*chain.Chain
+	var steps [chain.LaneCount]int
+	var shapes [chain.LaneCount][]collide.Shape
+	var poses [chain.LaneCount]chain.Pose
+	var pp [chain.LaneCount]*chain.Pose
+	var first [chain.LaneCount]int32 // each lane's character's first chain
 	for l := range cs {
 		h := g[0].feat
 		if l < len(g) {
@@ -253,9 +233,19 @@ type ChainApply struct{ *chainSystem }
 func NewChainApply() *ChainApply { return &ChainApply{newChainSystem("chain.apply", applyChains)} }
 
 func applyChains(s *chainSystem, lo, hi int) {
-	// Four characters at a time: the k-th chains of the four are applied
-	// side by side, with the same bits as each alone.
-	s.byFours(lo, hi)
+	// chain.LaneCount characters at a time, as the step: the k-th chains
+	// are applied side by side, with the same bits as each alone. The
+	// kernels are called directly, not through function values: the Lanes
+	// value, passed to a call Go cannot see, would move to the heap.
+	var q chain.Lanes
+	items := s.chars.items[lo:hi]
+	const n = chain.LaneCount
+	for a := 0; a < len(items); a += n {
+		for _, it := range items[min(a+n, len(items)):min(a+2*n, len(items))] {
+			prefetchApply(s, it)
+		}
+		applyGroup(s, &q, items[a:min(a+n, len(items))])
+	}
 }
 
 // prefetchStep starts loading what stepping its chains reads: its
@@ -277,7 +267,7 @@ func prefetchStep(s *chainSystem, it featureRef[components.Chains]) {
 
 // prefetchApply starts loading what applying its chains reads: its pose
 // from the first chain's root bone on, and its chains' positions. It runs
-// four characters ahead of the apply, which at 10,000 characters would
+// one group of characters ahead of the apply, which at 10,000 characters would
 // otherwise wait on these arrays (the step has evicted them since it read
 // them).
 func prefetchApply(s *chainSystem, it featureRef[components.Chains]) {
@@ -319,31 +309,40 @@ func chainSpans(s *chainSystem, it featureRef[components.Chains]) (lo, hi, a int
 	return lo, hi, int(it.pose.First) + b, uintptr(int(it.pose.Count) - b)
 }
 
-// applyFour applies the chains of the four characters g.
-func applyFour(s *chainSystem, q *chain.Lanes, g []featureRef[components.Chains]) {
+// applyGroup applies the chains of the characters g, at most
+// chain.LaneCount: side by side when there are two or more and they have
+// as many chains. The lanes past g's characters repeat the first; the
+// Lanes value applies a chain once.
+func applyGroup(s *chainSystem, q *chain.Lanes, g []featureRef[components.Chains]) {
 	st := s.st
 	n, ok := alike(g)
-	if !ok {
+	if !ok || len(g) < 2 || !chainsSideBySide {
 		for _, it := range g {
 			applyChar(s, it)
 		}
 		return
 	}
-	var poses [4]chain.Pose
-	var pp [4]*chain.Pose
-	var synced [4]bool
+	var poses [chain.LaneCount]chain.Pose
+	var pp [chain.LaneCount]*chain.Pose
+	var synced [chain.LaneCount]bool
 	for l, it := range g {
 		// Apply reads the parents' world rotations: springs may have
 		// turned bones since the prepare phase.
 		synced[l] = Sync(s.pool, s.reg.Skeletons[it.pose.Skeleton], it.pose, it.root)
 		poses[l], pp[l] = posePart(s.pool, it.pose), &poses[l]
 	}
+	for l := len(g); l < chain.LaneCount; l++ {
+		pp[l] = pp[0]
+	}
 	for k := range n {
-		var cs [4]*chain.Chain
+		var cs [chain.LaneCount]*chain.Chain
 		for l, it := range g {
 			if synced[l] {
 				cs[l] = applicable(st, it.feat, it.feat.First+k)
 			}
+		}
+		for l := len(g); l < chain.LaneCount; l++ {
+			cs[l] = cs[0]
 		}
 		lowest := q.ApplyIn(&st.Rest, &st.Particles, &cs, &pp)
 		for l, it := range g {

@@ -8,12 +8,11 @@ import (
 	"github.com/sway-anim/sway/systems"
 )
 
-// The chain step runs eight characters' chains side by side and the apply
-// four; the poses are those of stepping every character alone, bit for
-// bit, so a character's motion does not depend on which others share its
-// lanes (23 characters in chunks of 16 and 7: the step's groups of 8, 8
-// and 7, the last with a lane repeated; the apply's five fours and three
-// alone; 1 and 2 workers).
+// The chain step and apply run eight characters' chains side by side;
+// the poses are those of stepping and applying every character alone,
+// bit for bit, so a character's motion does not depend on which others
+// share its lanes (23 characters in chunks of 16 and 7: groups of 8, 8
+// and 7, the last with a lane repeated; 1 and 2 workers).
 func TestChainSideBySideMatchesOneByOne(t *testing.T) {
 	run := func(side bool, workers int) uint64 {
 		defer func(old bool) { *systems.ChainsSideBySide = old }(*systems.ChainsSideBySide)

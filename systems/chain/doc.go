@@ -34,8 +34,8 @@
 //     lane (AVX2 on amd64; without it each alone), with the same bits as
 //     StepsIn on each: systems that step thousands of characters use it;
 //     which characters share the lanes changes nothing. Lanes.ApplyIn
-//     applies four such chains side by side (SSE2) in the same way, with
-//     the same bits as ApplyIn on each.
+//     applies eight such chains side by side in the same way, with the
+//     same bits as ApplyIn on each.
 //   - Clock turns frame time into steps; it is shared with other
 //     simulations that run at an update rate.
 //

@@ -9,7 +9,7 @@ import (
 	"github.com/sway-anim/sway/systems/collide"
 )
 
-// Lanes steps StepLanes chains of one shape side by side, one per SIMD
+// Lanes steps LaneCount chains of one shape side by side, one per SIMD
 // lane: typically the same chain of eight characters built from one Desc.
 // Their state is copied into columns (element s of every array belongs to
 // the chain in lane s), every sub-step runs particle by particle for the
@@ -18,15 +18,15 @@ import (
 // StepsIn on each chain alone; a particle that touches a collider is
 // finished by the same scalar code Step uses.
 //
-// ApplyIn applies four such chains side by side in the same way.
+// ApplyIn applies eight such chains side by side in the same way.
 //
 // A Lanes value is scratch: keep one per goroutine (it is about 33 KB) and
 // reuse it. The zero value is ready.
 type Lanes struct{ q quad }
 
-// StepLanes is how many chains Lanes.StepsIn steps side by side: one per lane
-// of a 256-bit AVX register.
-const StepLanes = 8
+// LaneCount is how many chains Lanes.StepsIn and Lanes.ApplyIn take side
+// by side: one per lane of a 256-bit AVX register.
+const LaneCount = 8
 
 // quadMaxN is the longest chain a quad takes; longer ones step alone.
 const quadMaxN = 32
@@ -34,17 +34,17 @@ const quadMaxN = 32
 // quadPart is one particle of the lanes: its state and its animated
 // record (see animated), which run derives from the lanes' poses.
 type quadPart struct {
-	x, y, z    [StepLanes]float32 // position
-	px, py, pz [StepLanes]float32 // previous position
-	hit        [StepLanes]uint32  // all ones: it touched a collider in the last step
-	_          [StepLanes]uint32
-	o0, o1, o2 [StepLanes]float32 // the animated offset from the parent
-	rl, pl     [StepLanes]float32 // the length to keep and the path length from the root
+	x, y, z    [LaneCount]float32 // position
+	px, py, pz [LaneCount]float32 // previous position
+	hit        [LaneCount]uint32  // all ones: it touched a collider in the last step
+	_          [LaneCount]uint32
+	o0, o1, o2 [LaneCount]float32 // the animated offset from the parent
+	rl, pl     [LaneCount]float32 // the length to keep and the path length from the root
 }
 
 // anim returns lane s's animated record.
 func (P *quadPart) anim(s int) animated {
-	s &= StepLanes - 1
+	s &= LaneCount - 1
 	return animated{o0: P.o0[s], o1: P.o1[s], o2: P.o2[s], rl: P.rl[s], pl: P.pl[s]}
 }
 
@@ -52,8 +52,8 @@ func (P *quadPart) anim(s int) animated {
 // and gap (see culled; the gap is NaN where the lane culled it), and which
 // lanes can reach it at the particle being stepped.
 type quadCol struct {
-	c0, c1, c2, r, gap [StepLanes]float32
-	reach              [StepLanes]uint32
+	c0, c1, c2, r, gap [LaneCount]float32
+	reach              [LaneCount]uint32
 	b                  boundCols // the lanes' bounding spheres, gathered once per run
 	seg                int       // the lanes' segments: q.segs[seg]
 }
@@ -61,14 +61,14 @@ type quadCol struct {
 // boundCols is a bounding sphere (see sphere) for each of the lanes,
 // as columns; open is all ones for a shape without a bound.
 type boundCols struct {
-	bc0, bc1, bc2, br [StepLanes]float32
-	open              [StepLanes]uint32
+	bc0, bc1, bc2, br [LaneCount]float32
+	open              [LaneCount]uint32
 }
 
 // segCols is a segment (see segment) for each of the lanes, as
 // columns.
 type segCols struct {
-	a0, a1, a2, u0, u1, u2, inv, rm [StepLanes]float32
+	a0, a1, a2, u0, u1, u2, inv, rm [LaneCount]float32
 }
 
 type quad struct {
@@ -76,45 +76,45 @@ type quad struct {
 	// Each lane's packed step inputs, from particle 0 (its animated
 	// records are in part); ps is the stride of its pk (see
 	// paramStride).
-	pk [StepLanes][]packed
-	ps [StepLanes]int
+	pk [LaneCount][]packed
+	ps [LaneCount]int
 	// Each lane's first particle in the pool (quadable checked that its
 	// n particles are there).
-	pos, prev [StepLanes]*mgl32.Vec3
-	hit       [StepLanes]*bool
+	pos, prev [LaneCount]*mgl32.Vec3
+	hit       [LaneCount]*bool
 	// The sub-step's integration (see integrator) and the slack of each
 	// lane (see constrainer).
-	f0, f1, f2, m0, m1, m2, vs [StepLanes]float32
-	slack                      [StepLanes]float32
+	f0, f1, f2, m0, m1, m2, vs [LaneCount]float32
+	slack                      [LaneCount]float32
 	ncol                       int // colliders listed per chain, at most maxCull
 	col                        [maxCull]quadCol
 	// Stage A's position (before keep-length), for a lane the scalar code
 	// finishes.
-	ax, ay, az [StepLanes]float32
+	ax, ay, az [LaneCount]float32
 	// Spill space of the SIMD kernel: the packed step inputs as columns
 	// (t[5..12]; t[0..4] are unused, the animated records being columns
 	// of part).
-	t [16][StepLanes]float32
+	t [16][LaneCount]float32
 	// Every lane's particles share one packed record (ps 0): run sets the
 	// kernel's parameter columns (t[5..12]) once, and the SIMD kernel
 	// reads no per-particle record.
 	shared bool
 
-	chains  [StepLanes]*Chain
-	clReach [StepLanes]float32 // the reach each lane's colliders were culled for
+	chains  [LaneCount]*Chain
+	clReach [LaneCount]float32 // the reach each lane's colliders were culled for
 
 	// The lanes' shapes (Shapes) and the bounding spheres of the first
 	// maxBounds of each, shape i of every lane in bounds[i] (lane s's
 	// valid for i < nb[s]); a collider past them gets its sphere when
 	// gathered. Chains of characters built alike list the same shapes,
 	// so gathering a collider is then one copy of bounds[i].
-	shapes [StepLanes][]collide.Shape
+	shapes [LaneCount][]collide.Shape
 	bounds [maxBounds]boundCols
 	// The segments of the shapes in bounds (segs[i] with bounds[i]), then
 	// one per listed collider whose lanes list different shapes
 	// (segs[maxBounds+k], see gather).
 	segs  [2 * maxBounds]segCols
-	nb    [StepLanes]int
+	nb    [LaneCount]int
 	nbAll int // the least nb
 
 	a applyQuad // ApplyIn's
@@ -129,10 +129,10 @@ const maxBounds = 16
 // them (their bounding spheres) instead of once per chain and sub-step.
 // Call it again whenever the shapes move (every frame, after placing
 // them); the Lanes keeps the slices until then.
-func (q *Lanes) Shapes(shapes *[StepLanes][]collide.Shape) {
+func (q *Lanes) Shapes(shapes *[LaneCount][]collide.Shape) {
 	inf := float32(math.Inf(1))
 	q.q.nbAll = maxBounds
-	for s := range StepLanes {
+	for s := range LaneCount {
 		sh := shapes[s]
 		q.q.shapes[s] = sh
 		n := min(len(sh), maxBounds)
@@ -147,7 +147,7 @@ func (q *Lanes) Shapes(shapes *[StepLanes][]collide.Shape) {
 
 // set puts b in lane s.
 func (c *boundCols) set(s int, b sphere) {
-	s &= StepLanes - 1
+	s &= LaneCount - 1
 	c.bc0[s], c.bc1[s], c.bc2[s], c.br[s], c.open[s] = b.c0, b.c1, b.c2, b.r, 0
 	if b.open {
 		c.open[s] = ^uint32(0)
@@ -156,17 +156,17 @@ func (c *boundCols) set(s int, b sphere) {
 
 // set puts g in lane s.
 func (c *segCols) set(s int, g segment) {
-	s &= StepLanes - 1
+	s &= LaneCount - 1
 	c.a0[s], c.a1[s], c.a2[s], c.u0[s], c.u1[s], c.u2[s], c.inv[s], c.rm[s] = g.a0, g.a1, g.a2, g.u0, g.u1, g.u2, g.inv, g.rm
 }
 
 // lane returns lane s's segment.
 func (c *segCols) lane(s int) segment {
-	s &= StepLanes - 1
+	s &= LaneCount - 1
 	return segment{a0: c.a0[s], a1: c.a1[s], a2: c.a2[s], u0: c.u0[s], u1: c.u1[s], u2: c.u2[s], inv: c.inv[s], rm: c.rm[s]}
 }
 
-// StepsIn runs StepsIn on the StepLanes chains cs, each with its pose,
+// StepsIn runs StepsIn on the LaneCount chains cs, each with its pose,
 // its steps and the shapes of its lane (Shapes). When they are of one
 // shape (same rest data, no freeze axis, the same number of colliders, at
 // most 8) and take the same number of sub-steps, they are stepped side by
@@ -176,9 +176,9 @@ func (c *segCols) lane(s int) segment {
 //
 // One chain may sit in several lanes, with the same pose, steps and
 // shapes in each: it is stepped once. That fills the lanes when fewer
-// chains than StepLanes are at hand: side by side, its lanes compute the
+// chains than LaneCount are at hand: side by side, its lanes compute the
 // same bits and store them over each other.
-func (q *Lanes) StepsIn(rest, sim *Particles, cs *[StepLanes]*Chain, poses *[StepLanes]*Pose, steps *[StepLanes]int) (finite [StepLanes]bool) {
+func (q *Lanes) StepsIn(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCount]*Pose, steps *[LaneCount]int) (finite [LaneCount]bool) {
 	if !useQuad || !quadable(rest, sim, cs, poses, steps) {
 		return q.q.alone(rest, sim, cs, poses, steps)
 	}
@@ -187,7 +187,7 @@ func (q *Lanes) StepsIn(rest, sim *Particles, cs *[StepLanes]*Chain, poses *[Ste
 
 // alone steps each chain of cs on its own, a chain found in an earlier
 // lane once (its lanes report its result).
-func (q *quad) alone(rest, sim *Particles, cs *[StepLanes]*Chain, poses *[StepLanes]*Pose, steps *[StepLanes]int) (finite [StepLanes]bool) {
+func (q *quad) alone(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCount]*Pose, steps *[LaneCount]int) (finite [LaneCount]bool) {
 next:
 	for s, c := range cs {
 		finite[s] = true
@@ -206,7 +206,7 @@ next:
 }
 
 // quadable reports whether the chains cs can be stepped side by side.
-func quadable(rest, sim *Particles, cs *[StepLanes]*Chain, poses *[StepLanes]*Pose, steps *[StepLanes]int) bool {
+func quadable(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCount]*Pose, steps *[LaneCount]int) bool {
 	c0 := cs[0]
 	if c0 == nil || steps[0] < 1 {
 		return false
@@ -234,7 +234,7 @@ func quadable(rest, sim *Particles, cs *[StepLanes]*Chain, poses *[StepLanes]*Po
 }
 
 // run steps the chains cs, quadable, steps sub-steps each.
-func (q *quad) run(rest, sim *Particles, cs *[StepLanes]*Chain, poses *[StepLanes]*Pose, steps int) (finite [StepLanes]bool) {
+func (q *quad) run(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCount]*Pose, steps int) (finite [LaneCount]bool) {
 	n, r := cs[0].N, cs[0].RestFirst
 	parent := rest.Parent[r : r+n]
 	// What animate reads of the lanes' shared rest data.
@@ -245,7 +245,7 @@ func (q *quad) run(rest, sim *Particles, cs *[StepLanes]*Chain, poses *[StepLane
 	if !ok {
 		// A bone outside a lane's pose (rest data another chain's than
 		// the lanes' own): each alone, which leaves that lane alone.
-		var st [StepLanes]int
+		var st [LaneCount]int
 		for s := range st {
 			st[s] = steps
 		}
@@ -262,7 +262,7 @@ func (q *quad) run(rest, sim *Particles, cs *[StepLanes]*Chain, poses *[StepLane
 	if q.shared {
 		// The columns the SIMD kernel's ROWS(0, 5, h) and ROWS(16, 9, h)
 		// fill.
-		for s := range StepLanes {
+		for s := range LaneCount {
 			k := &q.pk[s][0]
 			q.t[5][s], q.t[6][s], q.t[7][s], q.t[8][s] = k.r, k.e, k.sk, k.keep
 			q.t[9][s], q.t[10][s], q.t[11][s], q.t[12][s] = k.keepHit, k.fs, k.fsHit, k.inert
@@ -280,8 +280,8 @@ func (q *quad) run(rest, sim *Particles, cs *[StepLanes]*Chain, poses *[StepLane
 		}
 	}
 	bad := quadStore(q, n)
-	q.chains, q.pk = [StepLanes]*Chain{}, [StepLanes][]packed{}
-	q.pos, q.prev, q.hit = [StepLanes]*mgl32.Vec3{}, [StepLanes]*mgl32.Vec3{}, [StepLanes]*bool{}
+	q.chains, q.pk = [LaneCount]*Chain{}, [LaneCount][]packed{}
+	q.pos, q.prev, q.hit = [LaneCount]*mgl32.Vec3{}, [LaneCount]*mgl32.Vec3{}, [LaneCount]*bool{}
 	for s := range finite {
 		finite[s] = bad&(1<<s) == 0
 	}
@@ -294,10 +294,10 @@ func (q *quad) run(rest, sim *Particles, cs *[StepLanes]*Chain, poses *[StepLane
 // p's rest data (quadable: parents first). quadAnimate takes the runs of
 // particles of a bone whose parent particle has one, quadAnimateEnd the
 // end particles under a bone, animateOne any other.
-func (q *quad) animate(p *Particles, poses *[StepLanes]*Pose, n int) (pathMax [StepLanes]float32, ok bool) {
+func (q *quad) animate(p *Particles, poses *[LaneCount]*Pose, n int) (pathMax [LaneCount]float32, ok bool) {
 	bone, parent := p.Bone[:n], p.Parent[:n]
 	P0 := &q.part[0]
-	P0.o0, P0.o1, P0.o2, P0.rl, P0.pl = [StepLanes]float32{}, [StepLanes]float32{}, [StepLanes]float32{}, [StepLanes]float32{}, [StepLanes]float32{}
+	P0.o0, P0.o1, P0.o2, P0.rl, P0.pl = [LaneCount]float32{}, [LaneCount]float32{}, [LaneCount]float32{}, [LaneCount]float32{}, [LaneCount]float32{}
 	var lp quadPoses
 	lim := math.MaxInt32
 	for s, pose := range poses {
@@ -338,13 +338,13 @@ func (q *quad) animate(p *Particles, poses *[StepLanes]*Pose, n int) (pathMax [S
 // quadPoses holds the lanes' pose arrays by their first element, for the
 // SIMD kernels.
 type quadPoses struct {
-	wp [StepLanes]*mgl32.Vec3
-	wr [StepLanes]*mgl32.Quat
-	ws [StepLanes]*mgl32.Vec3
+	wp [LaneCount]*mgl32.Vec3
+	wr [LaneCount]*mgl32.Quat
+	ws [LaneCount]*mgl32.Vec3
 }
 
 // animateOne is animate's work on particle i of every lane.
-func (q *quad) animateOne(p *Particles, poses *[StepLanes]*Pose, i int, pathMax *[StepLanes]float32) {
+func (q *quad) animateOne(p *Particles, poses *[LaneCount]*Pose, i int, pathMax *[LaneCount]float32) {
 	b, j := p.Bone[i], int(p.Parent[i])
 	for s, pose := range poses {
 		var x mgl32.Vec3
@@ -365,8 +365,8 @@ func (q *quad) animateOne(p *Particles, poses *[StepLanes]*Pose, i int, pathMax 
 
 // record is the end of animate's work on particle i (parent j) of lane s,
 // its offset o from the parent known.
-func (q *quad) record(s, i, j int, o mgl32.Vec3, pathMax *[StepLanes]float32) {
-	s &= StepLanes - 1
+func (q *quad) record(s, i, j int, o mgl32.Vec3, pathMax *[LaneCount]float32) {
+	s &= LaneCount - 1
 	P, J := &q.part[i&(quadMaxN-1)], &q.part[j&(quadMaxN-1)]
 	l := sqrt32(o[0]*o[0] + o[1]*o[1] + o[2]*o[2])
 	pl := J.pl[s] + l
@@ -379,11 +379,11 @@ func (q *quad) record(s, i, j int, o mgl32.Vec3, pathMax *[StepLanes]float32) {
 // quadAnimateGo is animate's work, lane by lane, on particles lo..hi-1
 // (0 < lo), each of a bone whose parent particle has a bone, which every
 // lane's pose holds: the definition the SIMD kernel follows.
-func quadAnimateGo(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[StepLanes]float32) {
+func quadAnimateGo(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[LaneCount]float32) {
 	bs, ps := unsafe.Slice(bone, hi), unsafe.Slice(parent, hi)
 	for i := lo; i < hi; i++ {
 		j := int(ps[i])
-		for s := range StepLanes {
+		for s := range LaneCount {
 			x := *lp.pos(s, int(bs[i]))
 			q.record(s, i, j, x.Sub(*lp.pos(s, int(bs[j]))), pathMax)
 		}
@@ -394,9 +394,9 @@ func quadAnimateGo(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, path
 // (at local in the parent bone's frame) whose parent j has bone pb, which
 // every lane's pose holds: animAt's end particle, minus the parent's
 // position.
-func quadAnimateEndGo(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[StepLanes]float32) {
+func quadAnimateEndGo(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[LaneCount]float32) {
 	l := local
-	for s := range StepLanes {
+	for s := range LaneCount {
 		r := (*mgl32.Quat)(unsafe.Add(unsafe.Pointer(lp.wr[s]), 16*pb))
 		sc := (*mgl32.Vec3)(unsafe.Add(unsafe.Pointer(lp.ws[s]), 12*pb))
 		x0, x1, x2 := rotate(r.W, r.V[0], r.V[1], r.V[2], sc[0]*l[0], sc[1]*l[1], sc[2]*l[2])
@@ -408,13 +408,13 @@ func quadAnimateEndGo(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, p
 
 // pos returns lane s's world position of bone b, which its pose holds.
 func (lp *quadPoses) pos(s, b int) *mgl32.Vec3 {
-	return (*mgl32.Vec3)(unsafe.Add(unsafe.Pointer(lp.wp[s&(StepLanes-1)]), 12*b))
+	return (*mgl32.Vec3)(unsafe.Add(unsafe.Pointer(lp.wp[s&(LaneCount-1)]), 12*b))
 }
 
 // quadLoadGo copies the first n particles of the lanes' state (q.pos,
 // q.prev, q.hit) into the columns.
 func quadLoadGo(q *quad, n int) {
-	for s := range StepLanes {
+	for s := range LaneCount {
 		pos, prev, hit := unsafe.Slice(q.pos[s], n), unsafe.Slice(q.prev[s], n), unsafe.Slice(q.hit[s], n)
 		for i := range pos {
 			P := &q.part[i]
@@ -432,7 +432,7 @@ func quadLoadGo(q *quad, n int) {
 // the lanes of which a position or previous position is not finite (bit
 // s: lane s).
 func quadStoreGo(q *quad, n int) (bad uint32) {
-	for s := range StepLanes {
+	for s := range LaneCount {
 		pos, prev, hit := unsafe.Slice(q.pos[s], n), unsafe.Slice(q.prev[s], n), unsafe.Slice(q.hit[s], n)
 		for i := range pos {
 			P := &q.part[i]
@@ -451,9 +451,9 @@ func quadStoreGo(q *quad, n int) (bad uint32) {
 // colliders for sub-step sub, as step and constrain do.
 func (q *quad) start(sub int) {
 	P := &q.part[0]
-	var reach [StepLanes]float32
+	var reach [LaneCount]float32
 	for s, c := range q.chains {
-		s &= StepLanes - 1
+		s &= LaneCount - 1
 		if c.variable {
 			pos := mgl32.Vec3{P.x[s], P.y[s], P.z[s]}
 			prev := mgl32.Vec3{P.px[s], P.py[s], P.pz[s]}
@@ -497,7 +497,7 @@ func (q *quad) gather() {
 		}
 		C.seg = maxBounds + k
 		G := &q.segs[C.seg&(2*maxBounds-1)]
-		for s := range StepLanes {
+		for s := range LaneCount {
 			i := q.chains[s].Colliders[k]
 			switch {
 			case uint(i) < uint(q.nb[s]):
@@ -530,15 +530,15 @@ func (q *quad) listAlike(k int, i int32) bool {
 // quadCullGo sets the collider columns for the lanes' roots (part 0) as
 // culled.set does for each lane's reach: a collider it leaves out gets a
 // zero sphere and a NaN gap, which no path passes.
-func quadCullGo(q *quad, reach *[StepLanes]float32) {
-	for s := range StepLanes {
+func quadCullGo(q *quad, reach *[LaneCount]float32) {
+	for s := range LaneCount {
 		q.cull(s, reach[s])
 	}
 }
 
 // cull is quadCullGo for lane s alone.
 func (q *quad) cull(s int, reach float32) {
-	s &= StepLanes - 1
+	s &= LaneCount - 1
 	inf, nan := float32(math.Inf(1)), float32(math.NaN())
 	P := &q.part[0]
 	for k := range q.ncol {
@@ -563,7 +563,7 @@ func (q *quad) cull(s int, reach float32) {
 func (q *quad) mask(s int) uint32 {
 	var m uint32
 	for k := range q.ncol {
-		if q.col[k&(maxCull-1)].reach[s&(StepLanes-1)] != 0 {
+		if q.col[k&(maxCull-1)].reach[s&(LaneCount-1)] != 0 {
 			m |= 1 << k
 		}
 	}
@@ -616,7 +616,7 @@ func (q *quad) push(s int, mask uint32, x0, x1, x2, r float32) (float32, float32
 // quadKernel) with the scalar code of constrainer.finish and again.
 func (q *quad) finish(i, j int, m uint32) {
 	P, J := &q.part[i&(quadMaxN-1)], &q.part[j&(quadMaxN-1)]
-	for s := range StepLanes {
+	for s := range LaneCount {
 		if m&(0x10101<<s) == 0 {
 			continue
 		}
@@ -674,7 +674,7 @@ func (q *quad) again(s, i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, touc
 func quadKernelGo(q *quad, i, j int) uint32 {
 	P, J := &q.part[i&(quadMaxN-1)], &q.part[j&(quadMaxN-1)]
 	var m uint32
-	for s := range StepLanes {
+	for s := range LaneCount {
 		ka, kp := P.anim(s), &q.pk[s][i*q.ps[s]]
 		// Integrate.
 		x0, x1, x2 := P.x[s], P.y[s], P.z[s]
@@ -733,7 +733,7 @@ func quadKernelGo(q *quad, i, j int) uint32 {
 }
 
 // The SIMD kernel reads a packed record as 8 consecutive float32, in this
-// order, and a quadPart as 13 columns of StepLanes. Each index
+// order, and a quadPart as 13 columns of LaneCount. Each index
 // below is a constant that must be 0: any other value fails to compile.
 var (
 	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.r)]

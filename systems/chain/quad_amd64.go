@@ -38,19 +38,19 @@ func quadStore(q *quad, n int) uint32
 // same operations, so the same bits.
 //
 //go:noescape
-func quadAnimate(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[StepLanes]float32)
+func quadAnimate(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[LaneCount]float32)
 
 //go:noescape
-func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[StepLanes]float32)
+func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[LaneCount]float32)
 
 // quadCull is quadCullGo.
 //
 //go:noescape
-func quadCull(q *quad, reach *[StepLanes]float32)
+func quadCull(q *quad, reach *[LaneCount]float32)
 
 // applyKernel applies particle i, of bone b (-1 for an end particle, at
 // offset end in its parent's frame), whose parent particle j has one child,
-// of bone pb, for the four lanes: apply's turn and the child's rotation, by
+// of bone pb, for the eight lanes: apply's turn and the child's rotation, by
 // the same operations in the same order. It stores the results of the
 // lanes whose FromToRotation takes the float32 path and whose new local
 // rotation takes the Newton step, and returns the others (bit s: lane s),

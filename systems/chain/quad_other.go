@@ -13,17 +13,17 @@ func quadKernel(q *quad, i, j int) uint32 { return quadKernelGo(q, i, j) }
 func quadLoad(q *quad, n int)         { quadLoadGo(q, n) }
 func quadStore(q *quad, n int) uint32 { return quadStoreGo(q, n) }
 
-func quadCull(q *quad, reach *[StepLanes]float32) { quadCullGo(q, reach) }
+func quadCull(q *quad, reach *[LaneCount]float32) { quadCullGo(q, reach) }
 
-func quadAnimate(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[StepLanes]float32) {
+func quadAnimate(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[LaneCount]float32) {
 	quadAnimateGo(q, lp, bone, parent, lo, hi, pathMax)
 }
 
-func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[StepLanes]float32) {
+func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[LaneCount]float32) {
 	quadAnimateEndGo(q, lp, local, i, j, pb, pathMax)
 }
 
 // applyKernel leaves every lane to turn.
-func applyKernel(a *applyQuad, i, j, pb, b int, end *mgl32.Vec3) uint32 { return 0xf }
+func applyKernel(a *applyQuad, i, j, pb, b int, end *mgl32.Vec3) uint32 { return 0xff }
 
 func applyWorld(a *applyQuad, bone, children *int32, n int) { applyWorldGo(a, bone, children, n) }

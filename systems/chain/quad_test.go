@@ -11,17 +11,17 @@ import (
 	"github.com/sway-anim/sway/systems/collide"
 )
 
-// quadLanes is StepLanes characters with one chain each, of one shape (a tree:
+// quadLanes is LaneCount characters with one chain each, of one shape (a tree:
 // a line that forks, with an end particle), their rest data shared as a
 // store shares them, built twice: pool a is stepped by a Lanes, pool b
 // chain by chain.
 type quadLanes struct {
-	rigs   [StepLanes]*testRig
+	rigs   [LaneCount]*testRig
 	a, b   *Particles
-	ca, cb [StepLanes]Chain
+	ca, cb [LaneCount]Chain
 	descs  []collide.Desc
 	bones  []int32
-	shapes [StepLanes][]collide.Shape
+	shapes [LaneCount][]collide.Shape
 	amp    float64 // how far the characters sway (m)
 }
 
@@ -44,7 +44,7 @@ func newQuadLanesWith(t *testing.T, mode StepMode, plane bool, tweak func(s int,
 		l.descs = append(l.descs, collide.NewPlane(mgl32.Vec3{0, -0.42, 0}, mgl32.Vec3{0, 1, 0}))
 		l.bones = append(l.bones, 0)
 	}
-	for s := range StepLanes {
+	for s := range LaneCount {
 		l.rigs[s] = newRig(parents, pos)
 		l.shapes[s] = make([]collide.Shape, len(l.descs))
 		set := DefaultSettings()
@@ -75,8 +75,8 @@ func newQuadLanesWith(t *testing.T, mode StepMode, plane bool, tweak func(s int,
 }
 
 // poses returns the lanes' poses, as Lanes.StepsIn takes them.
-func (l *quadLanes) poses() *[StepLanes]*Pose {
-	var p [StepLanes]*Pose
+func (l *quadLanes) poses() *[LaneCount]*Pose {
+	var p [LaneCount]*Pose
 	for s, r := range l.rigs {
 		p[s] = &r.pose
 	}
@@ -84,8 +84,8 @@ func (l *quadLanes) poses() *[StepLanes]*Pose {
 }
 
 // chains returns the lanes' chains of pool a.
-func (l *quadLanes) chains() [StepLanes]*Chain {
-	var cs [StepLanes]*Chain
+func (l *quadLanes) chains() [LaneCount]*Chain {
+	var cs [LaneCount]*Chain
 	for s := range cs {
 		cs[s] = &l.ca[s]
 	}
@@ -94,8 +94,8 @@ func (l *quadLanes) chains() [StepLanes]*Chain {
 
 // frame moves lane s's character (each its own way, the last turning fast)
 // and prepares both copies of its chain; it returns the sub-steps.
-func (l *quadLanes) frame(t *testing.T, f int, dt float32) [StepLanes]int {
-	var steps [StepLanes]int
+func (l *quadLanes) frame(t *testing.T, f int, dt float32) [LaneCount]int {
+	var steps [LaneCount]int
 	for s, r := range l.rigs {
 		tm := float64(f)/60 + float64(s)
 		r.obj = Frame{
@@ -120,7 +120,7 @@ func (l *quadLanes) frame(t *testing.T, f int, dt float32) [StepLanes]int {
 // chain of l.b alone. It fails t unless the two agree bit for bit, and
 // returns 1 if the frame stepped as a quad and the particles touching a
 // collider.
-func (l *quadLanes) stepBoth(t *testing.T, f int, dt float32, q *Lanes, cs *[StepLanes]*Chain) (quad, touched int) {
+func (l *quadLanes) stepBoth(t *testing.T, f int, dt float32, q *Lanes, cs *[LaneCount]*Chain) (quad, touched int) {
 	t.Helper()
 	steps := l.frame(t, f, dt)
 	if quadable(l.a, l.a, cs, l.poses(), &steps) {
@@ -171,7 +171,7 @@ func TestQuadMatchesStepsIn(t *testing.T) {
 					len(l.ca[0].packs()), len(l.ca[1].packs()), l.ca[1].N)
 			}
 			var q Lanes
-			var cs [StepLanes]*Chain
+			var cs [LaneCount]*Chain
 			for s := range cs {
 				cs[s] = &l.ca[s]
 			}
@@ -207,7 +207,7 @@ func TestQuadCollidersPastBoundedShapes(t *testing.T) {
 	}
 	l.descs = append(pad, l.descs...)
 	l.bones = append(make([]int32, maxBounds), l.bones...)
-	var cs [StepLanes]*Chain
+	var cs [LaneCount]*Chain
 	for s := range cs {
 		l.shapes[s] = make([]collide.Shape, len(l.descs))
 		for _, c := range []*Chain{&l.ca[s], &l.cb[s]} {
@@ -223,8 +223,8 @@ func TestQuadCollidersPastBoundedShapes(t *testing.T) {
 // StepsIn's result.
 func TestQuadLanesListingCollidersInOtherOrders(t *testing.T) {
 	l := newQuadLanes(t, Fixed, true)
-	orders := [StepLanes][]int32{{0, 1, 2}, {2, 0, 1}, {1, 2, 0}, {0, 2, 1}, {0, 1, 2}, {1, 0, 2}, {2, 1, 0}, {0, 1, 2}}
-	var cs [StepLanes]*Chain
+	orders := [LaneCount][]int32{{0, 1, 2}, {2, 0, 1}, {1, 2, 0}, {0, 2, 1}, {0, 1, 2}, {1, 0, 2}, {2, 1, 0}, {0, 1, 2}}
+	var cs [LaneCount]*Chain
 	for s := range cs {
 		l.ca[s].Colliders, l.cb[s].Colliders = orders[s], orders[s]
 		cs[s] = &l.ca[s]
@@ -238,7 +238,7 @@ func TestQuadLanesListingCollidersInOtherOrders(t *testing.T) {
 func TestQuadRepairsANonFiniteLane(t *testing.T) {
 	l := newQuadLanes(t, Fixed, false)
 	var q Lanes
-	var cs [StepLanes]*Chain
+	var cs [LaneCount]*Chain
 	for s := range cs {
 		cs[s] = &l.ca[s]
 	}
@@ -324,7 +324,7 @@ func TestQuadStepsAChainInSeveralLanesOnce(t *testing.T) {
 		for f := 0; f < 120; f++ {
 			steps := l.frame(t, f, 1.0/60)
 			cs, poses, shapes := l.chains(), *l.poses(), l.shapes
-			for s := distinct; s < StepLanes; s++ {
+			for s := distinct; s < LaneCount; s++ {
 				cs[s], poses[s], shapes[s], steps[s] = cs[0], poses[0], shapes[0], steps[0]
 			}
 			if quadable(l.a, l.a, &cs, &poses, &steps) {
@@ -335,7 +335,7 @@ func TestQuadStepsAChainInSeveralLanesOnce(t *testing.T) {
 			for s := range distinct {
 				StepsIn(l.b, l.b, &l.cb[s], &l.rigs[s].pose, steps[s], l.shapes[s])
 			}
-			for s := range StepLanes {
+			for s := range LaneCount {
 				if !finite[s] {
 					t.Fatalf("freeze %v frame %d: lane %d reported not finite", freeze, f, s)
 				}
@@ -370,7 +370,7 @@ func FuzzQuadMatchesStepsIn(f *testing.F) {
 			return
 		}
 		l := newQuadLanesWith(t, StepMode(flags%2), flags&2 != 0, func(s int, set *Settings) {
-			k := float32(s+1) / StepLanes
+			k := float32(s+1) / LaneCount
 			set.Damping, set.Elasticity, set.Stiffness = damping*k, elasticity*k, stiffness*k
 			set.Friction, set.Radius = friction, radius*k
 			set.Gravity = mgl32.Vec3{0, gravity * k, 0}
@@ -430,8 +430,8 @@ func TestQuadCullMatchesGo(t *testing.T) {
 	for trial := range 2000 {
 		var a quad
 		a.ncol = 1 + trial%maxCull
-		var reach [StepLanes]float32
-		for s := range StepLanes {
+		var reach [LaneCount]float32
+		for s := range LaneCount {
 			a.part[0].x[s], a.part[0].y[s], a.part[0].z[s] = f(), f(), f()
 			reach[s] = 0.5 + f()
 			for k := range a.ncol {
@@ -458,7 +458,7 @@ func TestQuadCullMatchesGo(t *testing.T) {
 		quadCullGo(&b, &reach)
 		for k := range a.ncol {
 			ca, cb := &a.col[k], &b.col[k]
-			for s := range StepLanes {
+			for s := range LaneCount {
 				for _, v := range [][2]float32{{ca.c0[s], cb.c0[s]}, {ca.c1[s], cb.c1[s]}, {ca.c2[s], cb.c2[s]}, {ca.r[s], cb.r[s]}, {ca.gap[s], cb.gap[s]}} {
 					if math.Float32bits(v[0]) != math.Float32bits(v[1]) {
 						t.Fatalf("trial %d collider %d lane %d: SIMD %+v, Go %+v", trial, k, s, *ca, *cb)
@@ -466,7 +466,7 @@ func TestQuadCullMatchesGo(t *testing.T) {
 				}
 			}
 		}
-		for s := range StepLanes {
+		for s := range LaneCount {
 			if math.Float32bits(a.clReach[s]) != math.Float32bits(reach[s]) || math.Float32bits(b.clReach[s]) != math.Float32bits(reach[s]) {
 				t.Fatalf("trial %d lane %d: culled for %v and %v, want %v", trial, s, a.clReach[s], b.clReach[s], reach[s])
 			}
@@ -504,7 +504,7 @@ func testQuadAnimate(t *testing.T, p *Particles) {
 		for i := range p.Local {
 			p.Local[i] = mgl32.Vec3{f(0.2), f(0.2), f(0.2)}
 		}
-		var poses [StepLanes]*Pose
+		var poses [LaneCount]*Pose
 		for s := range poses {
 			nb := 12
 			if trial%5 == 4 && s == 2 {
@@ -553,7 +553,7 @@ func testQuadAnimate(t *testing.T, p *Particles) {
 // run120 steps the lanes cs 120 frames at 60 fps through stepBoth and
 // fails when too few frames ran as a quad or too few particles touched a
 // collider for the run to test anything.
-func (l *quadLanes) run120(t *testing.T, cs *[StepLanes]*Chain) {
+func (l *quadLanes) run120(t *testing.T, cs *[LaneCount]*Chain) {
 	t.Helper()
 	var q Lanes
 	quads, touched := 0, 0

@@ -14,55 +14,67 @@ import (
 // caller's poses: they may be on its stack, which a pointer stored here
 // would move to the heap.
 type applyQuad struct {
-	lp, ws, wp [4]*mgl32.Vec3 // LocalPos, WorldScale, WorldPos
-	lr, wr     [4]*mgl32.Quat // LocalRot, WorldRot
-	pos        [4]*mgl32.Vec3 // each lane's particle 0
+	lp, ws, wp [LaneCount]*mgl32.Vec3 // LocalPos, WorldScale, WorldPos
+	lr, wr     [LaneCount]*mgl32.Quat // LocalRot, WorldRot
+	pos        [LaneCount]*mgl32.Vec3 // each lane's particle 0
 	w          [quadMaxN]quatCols
 	turned     [quadMaxN]quatCols
 	// Spill space of the SIMD kernel.
-	t [9][4]float32
+	t [23][LaneCount]float32
 }
 
-// quatCols is one quaternion of each of the four lanes, as columns.
-type quatCols struct{ w, x, y, z [4]float32 }
+// quatCols is one quaternion of each of the lanes, as columns.
+type quatCols struct{ w, x, y, z [LaneCount]float32 }
 
 func (c *quatCols) set(s int, w, x, y, z float32) {
-	s &= 3
+	s &= LaneCount - 1
 	c.w[s], c.x[s], c.y[s], c.z[s] = w, x, y, z
 }
 
-// ApplyIn runs ApplyIn on the four chains cs, each on its lane's pose,
-// and returns what each returns (-1 for a nil chain or pose). When the
-// four are of one shape (same rest data, every parent with one child
-// particle) and their poses fit, the lanes are applied side by side,
+// ApplyIn runs ApplyIn on the chains cs, each on its lane's pose, and
+// returns what each returns (-1 for a nil chain or pose). When they are
+// of one shape (same rest data, every parent with one child particle)
+// and their poses fit, the lanes are applied side by side,
 // with the same results as alone: the SIMD kernel computes apply's
 // operations in the same order, and a lane it cannot take at a particle
 // (FromToRotation near opposite directions, a local rotation far from
 // unit length) is finished there by apply's own code. Like Apply it
 // writes the chain bones' world pose; bones under a chain that does not
 // cover its root's subtree need forward kinematics from the returned
-// bone.
-func (q *Lanes) ApplyIn(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose) (lowest [4]int) {
+// bone. One chain may sit in several lanes, with the same pose in each,
+// as for StepsIn: it is applied once.
+func (q *Lanes) ApplyIn(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCount]*Pose) (lowest [LaneCount]int) {
 	lo := -1
 	if useQuad {
 		lo = appliable(rest, sim, cs, poses)
 	}
 	if lo < 0 {
+	next:
 		for s, c := range cs {
 			lowest[s] = -1
-			if c != nil && poses[s] != nil {
-				lowest[s] = ApplyIn(rest, sim, c, poses[s])
+			if c == nil || poses[s] == nil {
+				continue
 			}
+			for k := range s {
+				if cs[k] == c {
+					lowest[s] = lowest[k] // applied once
+					continue next
+				}
+			}
+			lowest[s] = ApplyIn(rest, sim, c, poses[s])
 		}
 		return lowest
 	}
 	q.q.a.run(rest, sim, cs, poses)
-	return [4]int{lo, lo, lo, lo}
+	for s := range lowest {
+		lowest[s] = lo
+	}
+	return lowest
 }
 
-// appliable returns the lowest bone that applying the four chains writes
+// appliable returns the lowest bone that applying the chains cs writes
 // when they can be applied side by side, and -1 when they cannot.
-func appliable(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose) int {
+func appliable(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCount]*Pose) int {
 	c0 := cs[0]
 	if c0 == nil {
 		return -1
@@ -100,8 +112,8 @@ func appliable(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose) int {
 	return int(lo)
 }
 
-// run applies the four chains cs, appliable.
-func (a *applyQuad) run(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose) {
+// run applies the chains cs, appliable.
+func (a *applyQuad) run(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCount]*Pose) {
 	n, r := cs[0].N, cs[0].RestFirst
 	bone, parent, local := rest.Bone[r:r+n], rest.Parent[r:r+n], rest.Local[r:r+n]
 	b0 := bone[0]
@@ -113,19 +125,35 @@ func (a *applyQuad) run(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose) {
 		w := &p.WorldRot[b0]
 		a.w[0].set(s, w.W, w.V[0], w.V[1], w.V[2])
 	}
+	// A chain in several lanes (with one pose) is turned once where the
+	// kernel leaves it: its later lanes copy the first one's columns.
+	var first [LaneCount]int
+	for s, c := range cs {
+		first[s] = s
+		for k := range s {
+			if cs[k] == c {
+				first[s] = k
+				break
+			}
+		}
+	}
 	for i := 1; i < n; i++ {
 		j, b := int(parent[i]), bone[i]
 		m := applyKernel(a, i, j, int(bone[j]), int(b), &local[i])
-		for s := range 4 {
-			if m&(1<<s) != 0 {
+		for s := range LaneCount {
+			switch {
+			case m&(1<<s) == 0:
+			case first[s] == s:
 				a.lane(s, i, j, bone[j], b, &local[i], poses[s])
+			default:
+				a.copyLane(s, first[s], i, j, b)
 			}
 		}
 	}
 	applyWorld(a, &bone[0], &rest.Children[r], n)
-	a.pos = [4]*mgl32.Vec3{}
-	a.lp, a.ws, a.wp = [4]*mgl32.Vec3{}, [4]*mgl32.Vec3{}, [4]*mgl32.Vec3{}
-	a.lr, a.wr = [4]*mgl32.Quat{}, [4]*mgl32.Quat{}
+	a.pos = [LaneCount]*mgl32.Vec3{}
+	a.lp, a.ws, a.wp = [LaneCount]*mgl32.Vec3{}, [LaneCount]*mgl32.Vec3{}, [LaneCount]*mgl32.Vec3{}
+	a.lr, a.wr = [LaneCount]*mgl32.Quat{}, [LaneCount]*mgl32.Quat{}
 }
 
 // applyWorldGo writes each lane's chain bones' world pose as apply does,
@@ -135,7 +163,7 @@ func (a *applyQuad) run(rest, sim *Particles, cs *[4]*Chain, poses *[4]*Pose) {
 // last given.
 func applyWorldGo(a *applyQuad, bone, children *int32, n int) {
 	bs, ch := unsafe.Slice(bone, n), unsafe.Slice(children, n)
-	for s := range 4 {
+	for s := range LaneCount {
 		pos, wp, wr := unsafe.Slice(a.pos[s], n), a.wp[s], a.wr[s]
 		for k, b := range bs {
 			if b < 0 {
@@ -153,11 +181,22 @@ func applyWorldGo(a *applyQuad, bone, children *int32, n int) {
 	}
 }
 
+// copyLane gives lane s lane k's results at particle i (parent j, bone
+// b): the parent's turn and the child's rotation.
+func (a *applyQuad) copyLane(s, k, i, j int, b int32) {
+	T := &a.turned[j&(quadMaxN-1)]
+	T.set(s, T.w[k&(LaneCount-1)], T.x[k&(LaneCount-1)], T.y[k&(LaneCount-1)], T.z[k&(LaneCount-1)])
+	if b >= 0 {
+		W := &a.w[i&(quadMaxN-1)]
+		W.set(s, W.w[k&(LaneCount-1)], W.x[k&(LaneCount-1)], W.y[k&(LaneCount-1)], W.z[k&(LaneCount-1)])
+	}
+}
+
 // lane is apply's work on particle i (parent j, bones b and pb) of lane s
 // alone: its turn from the parent's rotation in the columns, and the
 // child's rotation into them.
 func (a *applyQuad) lane(s, i, j int, pb, b int32, local *mgl32.Vec3, pose *Pose) {
-	s &= 3
+	s &= LaneCount - 1
 	W := &a.w[j&(quadMaxN-1)]
 	pos := unsafe.Slice(a.pos[s], i+1)
 	w := mgl32.Quat{W: W.w[s], V: mgl32.Vec3{W.x[s], W.y[s], W.z[s]}}

@@ -7,19 +7,19 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// applyLanes is four characters of one rig, each with its chain (built
+// applyLanes is LaneCount characters of one rig, each with its chain (built
 // alike, sharing rest data) stepped some frames of its own motion, so
 // that the particles are away from the animated pose.
 type applyLanes struct {
-	rigs [4]*testRig
+	rigs [LaneCount]*testRig
 	pool *Particles
-	cs   [4]*Chain
+	cs   [LaneCount]*Chain
 }
 
 func newApplyLanes(t *testing.T, rig func() *testRig, d Desc, frames int) *applyLanes {
 	t.Helper()
 	l := &applyLanes{pool: &Particles{}}
-	for s := range 4 {
+	for s := range LaneCount {
 		l.rigs[s] = rig()
 		d := d
 		d.Settings.Damping = 0.05 * float32(s+1)
@@ -57,10 +57,10 @@ func clonePose(p Pose) Pose {
 // poses and each alone to another, and fails t unless the locals, the
 // world poses and the returned bones agree bit for bit. It reports whether the quad took the
 // lanes side by side.
-func (l *applyLanes) applyBoth(t *testing.T, cs *[4]*Chain) bool {
+func (l *applyLanes) applyBoth(t *testing.T, cs *[LaneCount]*Chain) bool {
 	t.Helper()
-	var quad, alone [4]Pose
-	var qp [4]*Pose
+	var quad, alone [LaneCount]Pose
+	var qp [LaneCount]*Pose
 	for s, r := range l.rigs {
 		quad[s], alone[s] = clonePose(r.pose), clonePose(r.pose)
 		qp[s] = &quad[s]
@@ -96,16 +96,16 @@ func (l *applyLanes) applyBoth(t *testing.T, cs *[4]*Chain) bool {
 // checkApplyWorldGo runs applyWorldGo on the columns the kernel left in a
 // and fails t unless it writes the world pose applyWorld wrote into
 // poses, bit for bit.
-func checkApplyWorldGo(t *testing.T, a *applyQuad, pool *Particles, cs *[4]*Chain, poses *[4]Pose) {
+func checkApplyWorldGo(t *testing.T, a *applyQuad, pool *Particles, cs *[LaneCount]*Chain, poses *[LaneCount]Pose) {
 	t.Helper()
 	r, n := cs[0].RestFirst, cs[0].N
-	var want [4]Pose
+	var want [LaneCount]Pose
 	for s, c := range cs {
 		want[s] = clonePose(poses[s])
 		a.pos[s], a.wp[s], a.wr[s] = &pool.Pos[c.First], &want[s].WorldPos[0], &want[s].WorldRot[0]
 	}
 	applyWorldGo(a, &pool.Bone[r], &pool.Children[r], n)
-	a.pos, a.wp, a.wr = [4]*mgl32.Vec3{}, [4]*mgl32.Vec3{}, [4]*mgl32.Quat{}
+	a.pos, a.wp, a.wr = [LaneCount]*mgl32.Vec3{}, [LaneCount]*mgl32.Vec3{}, [LaneCount]*mgl32.Quat{}
 	for s := range cs {
 		for b := range want[s].WorldPos {
 			if !sameBits(poses[s].WorldPos[b], want[s].WorldPos[b]) || !sameQuatBits(poses[s].WorldRot[b], want[s].WorldRot[b]) {
@@ -179,7 +179,8 @@ func TestQuadApplyLanesLeftToTurn(t *testing.T) {
 		{"every lane", func(l *applyLanes) {
 			for s, c := range l.cs {
 				p := l.pool.Pos[c.First : c.First+c.N]
-				p[2+s] = p[1+s]
+				k := 2 + s%(c.N-2)
+				p[k] = p[k-1]
 			}
 		}},
 	} {
@@ -225,6 +226,76 @@ func TestQuadApplyFallsBackToApplyIn(t *testing.T) {
 	l = newApplyLanes(t, branch, d, 5)
 	if l.applyBoth(t, &l.cs) {
 		t.Fatal("a parent of two children applied side by side")
+	}
+}
+
+// A chain in several lanes (lanes 5..7 repeat lane 0 and its pose, as the
+// chain apply fills a group of fewer characters) is applied once: side
+// by side, with lane 0 left to turn by the kernel at a particle (its
+// later lanes copy its columns), and alone, with lane 2 of other rest
+// data. The poses are those of applying each distinct chain alone.
+func TestQuadApplyAChainInSeveralLanesOnce(t *testing.T) {
+	d := Desc{Root: 1, Settings: DefaultSettings()}
+	for _, tc := range []struct {
+		name  string
+		side  bool
+		spoil func(l *applyLanes, cs *[LaneCount]*Chain)
+	}{
+		{"side by side", true, func(l *applyLanes, cs *[LaneCount]*Chain) {}},
+		{"left to turn", true, func(l *applyLanes, cs *[LaneCount]*Chain) {
+			// As in TestQuadApplyLanesLeftToTurn: 3 -> 4 the animated way
+			// reversed, a half turn, which turning twice would undo.
+			c := l.cs[0]
+			a := AnimatedPositions(nil, c.Particles(l.pool), l.rigs[0].pose)
+			p := l.pool.Pos[c.First : c.First+c.N]
+			copy(p[:4], a[:4])
+			p[4] = a[3].Sub(a[4].Sub(a[3]))
+		}},
+		{"alone", false, func(l *applyLanes, cs *[LaneCount]*Chain) {
+			c := *l.cs[2]
+			c.RestFirst = c.First // its own rest data
+			cs[2] = &c
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const distinct = 5
+			l := newApplyLanes(t, applyLine, d, 10)
+			cs := l.cs
+			tc.spoil(l, &cs)
+			var quad, alone [LaneCount]Pose
+			var qp [LaneCount]*Pose
+			for s := range distinct {
+				quad[s], alone[s] = clonePose(l.rigs[s].pose), clonePose(l.rigs[s].pose)
+				qp[s] = &quad[s]
+			}
+			for s := distinct; s < LaneCount; s++ {
+				cs[s], qp[s] = cs[0], qp[0]
+			}
+			if side := appliable(l.pool, l.pool, &cs, &qp) >= 0; side != tc.side && useQuad {
+				t.Fatalf("side by side %v, want %v", side, tc.side)
+			}
+			var q Lanes
+			got := q.ApplyIn(l.pool, l.pool, &cs, &qp)
+			for s := range LaneCount {
+				want := got[0] // lanes past the distinct ones: lane 0's
+				if s < distinct {
+					want = ApplyIn(l.pool, l.pool, cs[s], &alone[s])
+				}
+				if got[s] != want {
+					t.Fatalf("lane %d: lowest bone %d, want %d", s, got[s], want)
+				}
+			}
+			for s := range distinct {
+				for b := range alone[s].LocalPos {
+					if !sameBits(quad[s].LocalPos[b], alone[s].LocalPos[b]) || !sameQuatBits(quad[s].LocalRot[b], alone[s].LocalRot[b]) ||
+						!sameBits(quad[s].WorldPos[b], alone[s].WorldPos[b]) || !sameQuatBits(quad[s].WorldRot[b], alone[s].WorldRot[b]) {
+						t.Fatalf("lane %d bone %d: quad %v %v %v %v, alone %v %v %v %v", s, b,
+							quad[s].LocalPos[b], quad[s].LocalRot[b], quad[s].WorldPos[b], quad[s].WorldRot[b],
+							alone[s].LocalPos[b], alone[s].LocalRot[b], alone[s].WorldPos[b], alone[s].WorldRot[b])
+					}
+				}
+			}
+		})
 	}
 }
 
