@@ -137,14 +137,31 @@ func stepChains(s *chainSystem, lo, hi int) {
 	// k-th chain of characters built alike) step side by side, one per
 	// SIMD lane. The result is the same bits as stepping each alone, so how
 	// the characters fall into chunks and groups changes nothing.
+	s.byGroups(lo, hi, false)
+}
+
+// byGroups steps (or, with apply, applies) the chunk [lo, hi)
+// chain.LaneCount characters at a time, after prefetching the group that
+// follows each. It calls the kernels directly, not through function
+// values: the Lanes value, passed to a call Go cannot see, would move to
+// the heap.
+func (s *chainSystem) byGroups(lo, hi int, apply bool) {
 	var q chain.Lanes
 	items := s.chars.items[lo:hi]
 	const n = chain.LaneCount
 	for a := 0; a < len(items); a += n {
-		for _, it := range items[min(a+n, len(items)):min(a+2*n, len(items))] {
-			prefetchStep(s, it)
+		g, next := items[a:min(a+n, len(items))], items[min(a+n, len(items)):min(a+2*n, len(items))]
+		if apply {
+			for _, it := range next {
+				prefetchApply(s, it)
+			}
+			applyGroup(s, &q, g)
+		} else {
+			for _, it := range next {
+				prefetchStep(s, it)
+			}
+			stepGroup(s, &q, g)
 		}
-		stepGroup(s, &q, items[a:min(a+n, len(items))])
 	}
 }
 
@@ -234,18 +251,8 @@ func NewChainApply() *ChainApply { return &ChainApply{newChainSystem("chain.appl
 
 func applyChains(s *chainSystem, lo, hi int) {
 	// chain.LaneCount characters at a time, as the step: the k-th chains
-	// are applied side by side, with the same bits as each alone. The
-	// kernels are called directly, not through function values: the Lanes
-	// value, passed to a call Go cannot see, would move to the heap.
-	var q chain.Lanes
-	items := s.chars.items[lo:hi]
-	const n = chain.LaneCount
-	for a := 0; a < len(items); a += n {
-		for _, it := range items[min(a+n, len(items)):min(a+2*n, len(items))] {
-			prefetchApply(s, it)
-		}
-		applyGroup(s, &q, items[a:min(a+n, len(items))])
-	}
+	// are applied side by side, with the same bits as each alone.
+	s.byGroups(lo, hi, true)
 }
 
 // prefetchStep starts loading what stepping its chains reads: its
