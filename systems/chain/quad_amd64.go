@@ -7,10 +7,10 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// useQuad: Lanes.StepsIn steps quadable chains side by side with the AVX2
-// kernel (quad_amd64.s) on a processor that has AVX2 (and an OS that
-// saves its registers); without it each chain steps alone, with the same
-// results. Not with GOAMD64=v3 or above: Go then fuses the scalar code's
+// useQuad: Lanes.StepsIn and Lanes.ApplyIn take chains side by side with
+// the AVX2 kernels (quad_amd64.s, quadapply_amd64.s) on a processor that
+// has AVX2 (and an OS that saves its registers); without it each chain
+// steps and applies alone, with the same results. Not with GOAMD64=v3 or above: Go then fuses the scalar code's
 // multiply-adds, which the kernel does not, and the two would differ in
 // the last bit.
 var useQuad = cpu.X86.HasAVX2

@@ -5,7 +5,7 @@ package chain
 import "github.com/go-gl/mathgl/mgl32"
 
 // useQuad: without the SIMD kernel a quad would cost what stepping the
-// chains alone does, so Lanes.StepsIn steps them alone.
+// chains alone does, so Lanes.StepsIn and ApplyIn take them alone.
 const useQuad = false
 
 func quadKernel(q *quad, i, j int) uint32 { return quadKernelGo(q, i, j) }
