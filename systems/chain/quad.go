@@ -20,7 +20,7 @@ import (
 //
 // ApplyIn applies eight such chains side by side in the same way.
 //
-// A Lanes value is scratch: keep one per goroutine (it is about 33 KB) and
+// A Lanes value is scratch: keep one per goroutine (it is about 38 KB) and
 // reuse it. The zero value is ready.
 type Lanes struct{ q quad }
 
