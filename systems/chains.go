@@ -151,16 +151,28 @@ func (s *chainSystem) byGroups(lo, hi int, apply bool) {
 	const n = chain.LaneCount
 	for a := 0; a < len(items); a += n {
 		g, next := items[a:min(a+n, len(items))], items[min(a+n, len(items)):min(a+2*n, len(items))]
-		if apply {
-			for _, it := range next {
+		for _, it := range next {
+			if apply {
 				prefetchApply(s, it)
-			}
-			applyGroup(s, &q, g)
-		} else {
-			for _, it := range next {
+			} else {
 				prefetchStep(s, it)
 			}
-			stepGroup(s, &q, g)
+		}
+		// Side by side when there are two or more with as many chains.
+		k, ok := alike(g)
+		switch {
+		case ok && len(g) > 1 && chainsSideBySide && apply:
+			applyGroup(s, &q, g, k)
+		case ok && len(g) > 1 && chainsSideBySide:
+			stepGroup(s, &q, g, k)
+		default:
+			for _, it := range g {
+				if apply {
+					applyChar(s, it)
+				} else {
+					stepChar(s, it)
+				}
+			}
 		}
 	}
 }
@@ -177,19 +189,11 @@ func alike(g []featureRef[components.Chains]) (int32, bool) {
 	return n, true
 }
 
-// stepGroup steps the chains of the characters g, at most
-// chain.LaneCount: side by side when there are two or more and they have
-// as many chains. The lanes past g's characters repeat the first; the
-// Lanes value steps a chain once.
-func stepGroup(s *chainSystem, q *chain.Lanes, g []featureRef[components.Chains]) {
+// stepGroup steps the n chains of each of the characters g (at most
+// chain.LaneCount) side by side. The lanes past g's characters repeat the
+// first; the Lanes value steps a chain once.
+func stepGroup(s *chainSystem, q *chain.Lanes, g []featureRef[components.Chains], n int32) {
 	st := s.st
-	n, ok := alike(g)
-	if !ok || len(g) < 2 || !chainsSideBySide {
-		for _, it := range g {
-			stepChar(s, it)
-		}
-		return
-	}
 	var cs [chain.LaneCount]*chain.Chain
 	var steps [chain.LaneCount]int
 	var shapes [chain.LaneCount][]collide.Shape
@@ -316,19 +320,10 @@ func chainSpans(s *chainSystem, it featureRef[components.Chains]) (lo, hi, a int
 	return lo, hi, int(it.pose.First) + b, uintptr(int(it.pose.Count) - b)
 }
 
-// applyGroup applies the chains of the characters g, at most
-// chain.LaneCount: side by side when there are two or more and they have
-// as many chains. The lanes past g's characters repeat the first; the
-// Lanes value applies a chain once.
-func applyGroup(s *chainSystem, q *chain.Lanes, g []featureRef[components.Chains]) {
+// applyGroup applies the n chains of each of the characters g (at most
+// chain.LaneCount) side by side, as stepGroup steps them.
+func applyGroup(s *chainSystem, q *chain.Lanes, g []featureRef[components.Chains], n int32) {
 	st := s.st
-	n, ok := alike(g)
-	if !ok || len(g) < 2 || !chainsSideBySide {
-		for _, it := range g {
-			applyChar(s, it)
-		}
-		return
-	}
 	var poses [chain.LaneCount]chain.Pose
 	var pp [chain.LaneCount]*chain.Pose
 	var synced [chain.LaneCount]bool

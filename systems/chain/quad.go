@@ -188,21 +188,28 @@ func (q *Lanes) StepsIn(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[Lan
 // alone steps each chain of cs on its own, a chain found in an earlier
 // lane once (its lanes report its result).
 func (q *quad) alone(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCount]*Pose, steps *[LaneCount]int) (finite [LaneCount]bool) {
-next:
 	for s, c := range cs {
-		finite[s] = true
-		if c == nil || poses[s] == nil {
-			continue
+		switch k := firstLane(cs, s); {
+		case c == nil || poses[s] == nil:
+			finite[s] = true
+		case k < s:
+			finite[s] = finite[k]
+		default:
+			finite[s] = StepsIn(rest, sim, c, poses[s], steps[s], q.shapes[s])
 		}
-		for k := range s {
-			if cs[k] == c {
-				finite[s] = finite[k]
-				continue next
-			}
-		}
-		finite[s] = StepsIn(rest, sim, c, poses[s], steps[s], q.shapes[s])
 	}
 	return finite
+}
+
+// firstLane returns the first lane of cs that holds lane s's chain: s
+// itself unless an earlier lane holds it too.
+func firstLane(cs *[LaneCount]*Chain, s int) int {
+	for k := range s {
+		if cs[k] == cs[s] {
+			return k
+		}
+	}
+	return s
 }
 
 // quadable reports whether the chains cs can be stepped side by side.

@@ -49,19 +49,15 @@ func (q *Lanes) ApplyIn(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[Lan
 		lo = appliable(rest, sim, cs, poses)
 	}
 	if lo < 0 {
-	next:
 		for s, c := range cs {
-			lowest[s] = -1
-			if c == nil || poses[s] == nil {
-				continue
+			switch k := firstLane(cs, s); {
+			case c == nil || poses[s] == nil:
+				lowest[s] = -1
+			case k < s:
+				lowest[s] = lowest[k] // applied once
+			default:
+				lowest[s] = ApplyIn(rest, sim, c, poses[s])
 			}
-			for k := range s {
-				if cs[k] == c {
-					lowest[s] = lowest[k] // applied once
-					continue next
-				}
-			}
-			lowest[s] = ApplyIn(rest, sim, c, poses[s])
 		}
 		return lowest
 	}
@@ -128,14 +124,8 @@ func (a *applyQuad) run(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[Lan
 	// A chain in several lanes (with one pose) is turned once where the
 	// kernel leaves it: its later lanes copy the first one's columns.
 	var first [LaneCount]int
-	for s, c := range cs {
-		first[s] = s
-		for k := range s {
-			if cs[k] == c {
-				first[s] = k
-				break
-			}
-		}
+	for s := range cs {
+		first[s] = firstLane(cs, s)
 	}
 	for i := 1; i < n; i++ {
 		j, b := int(parent[i]), bone[i]
