@@ -114,12 +114,13 @@ func (s *VRMSprings) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int
 func prepareVRM(st *SpringStore, items []featureRef[components.VRMSprings]) { st.VRM.prepareVRM(items) }
 
 // stepChars steps characters lo..hi-1. Those whose springs all hang from
-// animated bones and step with the frame (the usual case) are stepped four
-// at a time with spring.StepVRMSpringSets; the others on their own.
+// animated bones and step with the frame (the usual case) are stepped
+// spring.SetLanes at a time with spring.StepVRMSpringSets; the others on
+// their own.
 // Either way a character's results do not depend on its neighbours.
 func (s *VRMSprings) stepChars(lo, hi int) {
-	var batch [4]*featureRef[components.VRMSprings]
-	var sets [4][]spring.VRMSpring
+	var batch [spring.SetLanes]*featureRef[components.VRMSprings]
+	var sets [spring.SetLanes][]spring.VRMSpring
 	n := 0
 	for i := lo; i < hi; i++ {
 		it := &s.chars.items[i]

@@ -27,7 +27,7 @@ import (
 // A joint takes three steps. Stage A integrates and renormalises the tail
 // (stageA1), then pushes it out of the spheres it touches (touch1) up to
 // the first collider of another kind; collide1 goes on from there in Go;
-// stage B turns the joint (stageB1). Stage A and B run on the four slots
+// stage B turns the joint (stageB1). Stage A and B run on the slots
 // of a quad at once (stageA, stageB; SSE on amd64). The functions below
 // are their scalar definition: the kernels perform the same operations in
 // the same order, so both give the same bits, and they serve as the
@@ -36,7 +36,7 @@ import (
 // slot returns the joint i of slot s and where its tails and output are,
 // or idle data for a slot without one.
 func (q *quad) slot(s, i int) (j *vrmJoint, cur, prev *mgl32.Vec3, dst *mgl32.Quat, ok bool) {
-	s &= 3
+	s &= slotCount - 1
 	if i < len(q.joints[s]) {
 		return &q.joints[s][i], &q.cur[s][i], &q.prev[s][i], &q.dst[s][i], true
 	}
@@ -45,7 +45,7 @@ func (q *quad) slot(s, i int) (j *vrmJoint, cur, prev *mgl32.Vec3, dst *mgl32.Qu
 
 // set returns the settings of joint i of slot s, or idle ones.
 func (q *quad) set(s, i int) *vrmSet {
-	s &= 3
+	s &= slotCount - 1
 	if i >= len(q.joints[s]) {
 		return &idleSet
 	}
@@ -58,7 +58,7 @@ func (q *quad) set(s, i int) *vrmSet {
 // stageA1 integrates the tail of slot s at joint i: the velocity kept,
 // stiffness and gravity, then back to bone length from the head.
 func (q *quad) stageA1(s, i int) {
-	s &= 3
+	s &= slotCount - 1
 	j, cur, prev, _, ok := q.slot(s, i)
 	set := q.set(s, i)
 	c, p := ld(cur), ld(prev)
@@ -102,7 +102,7 @@ func (q *quad) stageA1(s, i int) {
 // threefold per joint. Within about 25° of opposite (|h|² < 0.2) the
 // float64 fromTo takes over.
 func (q *quad) stageB1(s, i int) {
-	s &= 3
+	s &= slotCount - 1
 	j, cur, _, dst, ok := q.slot(s, i)
 	rest := v3{q.ax[s], q.ay[s], q.az[s]}
 	dir := v3{q.dx[s], q.dy[s], q.dz[s]}
@@ -146,18 +146,18 @@ func notFinite(v v3) uint32 {
 
 // stageAGo is stageA in Go. Like the kernel, it first parks the slots
 // whose spring ended at the previous joint.
-func stageAGo(q *quad, i int) uint32 {
+func stageAGo(q *quad, i int) uint64 {
 	q.active = 0
-	for s := range 4 {
+	for s := range slotCount {
 		if i == len(q.joints[s]) {
 			q.park(s)
 		}
 		q.stageA1(s, i)
 	}
-	ft := uint32(0xffffffff)
-	for s := range 4 {
+	ft := uint64(noTouch)
+	for s := range slotCount {
 		if q.active&(1<<s) != 0 {
-			ft = ft&^(0xff<<(8*s)) | q.touch1(s)<<(8*s)
+			ft = ft&^(0xff<<(8*s)) | uint64(q.touch1(s))<<(8*s)
 		}
 	}
 	return ft
@@ -168,11 +168,11 @@ func stageAGo(q *quad, i int) uint32 {
 // skips the rest rotation only when no slot's joint has one.
 func stageBGo(q *quad, i int) {
 	q.identRot = true
-	for s := range 4 {
+	for s := range slotCount {
 		j, _, _, _, _ := q.slot(s, i)
 		q.identRot = q.identRot && j.identRot
 	}
-	for s := range 4 {
+	for s := range slotCount {
 		q.stageB1(s, i)
 	}
 }
@@ -184,7 +184,7 @@ func stageBGo(q *quad, i int) {
 // (0xff: none). The SIMD kernel does the same from q.tab, which holds the
 // same values, with collide.Push's sphere arithmetic inline.
 func (q *quad) touch1(s int) uint32 {
-	s &= 3
+	s &= slotCount - 1
 	r := q.r[s]
 	p := v3{q.nx[s], q.ny[s], q.nz[s]}
 	cols := q.scol[s]
@@ -217,7 +217,7 @@ func (q *quad) touch1(s int) uint32 {
 // index from on, skipping those out of the quad's reach with aligned
 // lists, and renormalises it after each push.
 func (q *quad) collide1(s int, from int) {
-	s &= 3
+	s &= slotCount - 1
 	r := q.r[s]
 	next := v3{q.nx[s], q.ny[s], q.nz[s]}
 	moved := false

@@ -40,7 +40,7 @@ func bound(s *collide.Shape) (v3, float32) {
 // rounding in coordinates of this size.
 func (q *quad) reachable() uint32 {
 	var m uint32
-	for s := range 4 {
+	for s := range slotCount {
 		if q.joints[s] == nil {
 			continue
 		}

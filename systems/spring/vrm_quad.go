@@ -8,9 +8,16 @@ import (
 	"github.com/sway-anim/sway/systems/collide"
 )
 
-// quad is up to four fast-path springs stepped side by side. Their state
+// slotCount is the number of slots of a quad.
+const slotCount = 4
+
+// noTouch is stage A's result when no slot may touch a collider it left
+// to collide1: every byte 0xff.
+const noTouch = 1<<(8*slotCount) - 1
+
+// quad is up to slotCount fast-path springs stepped side by side. Their state
 // is struct-of-arrays, element s of every array belonging to the spring in
-// slot s, so that one SIMD instruction serves all four (stageA, stageB);
+// slot s, so that one SIMD instruction serves them all (stageA, stageB);
 // the scalar stageA1, touch1 and stageB1 compute exactly the same per
 // slot.
 //
@@ -23,19 +30,19 @@ import (
 // to stack memory stored through a pointer would make the compiler move
 // the caller's arrays to the heap. The kernels store no pointers at all.
 type quad struct {
-	rx, ry, rz, rw [4]float32 // world rotation of the next joint's parent
-	hx, hy, hz     [4]float32 // the next joint's head: the previous tail
-	k, fk          [4]float32 // uniform scale; force factor dt*k, 0 with FixedStep
-	reach          [4]float32 // the chain's reach times k: see reachable
+	rx, ry, rz, rw [slotCount]float32 // world rotation of the next joint's parent
+	hx, hy, hz     [slotCount]float32 // the next joint's head: the previous tail
+	k, fk          [slotCount]float32 // uniform scale; force factor dt*k, 0 with FixedStep
+	reach          [slotCount]float32 // the chain's reach times k: see reachable
 	// Centre position and rotation; the identity for a spring without one.
-	cpx, cpy, cpz      [4]float32
-	crx, cry, crz, crw [4]float32
+	cpx, cpy, cpz      [slotCount]float32
+	crx, cry, crz, crw [slotCount]float32
 	// The settings as columns when every slot has one record for all its
 	// joints (perJoint false), so that stage A need not load them per
 	// joint: stiffness, gravity, keep, the force factor f = force*k + fk
 	// and the hit radius (the r column below, which stage A otherwise
 	// writes per joint). A parked or empty slot's are zero.
-	stf, gx, gy, gz, kp, f [4]float32
+	stf, gx, gy, gz, kp, f [slotCount]float32
 	perJoint               bool
 	// full: every slot has a joint at every level (springs of one
 	// length), so stage A need not work out which do.
@@ -44,21 +51,21 @@ type quad struct {
 	// Stage A's results, which collisions edit: the new tail, its unit
 	// direction from the head, the rest direction; and for the collisions
 	// the hit radius and bone length at this scale.
-	nx, ny, nz [4]float32
-	dx, dy, dz [4]float32
-	ax, ay, az [4]float32
-	r, lk      [4]float32
+	nx, ny, nz [slotCount]float32
+	dx, dy, dz [slotCount]float32
+	ax, ay, az [slotCount]float32
+	r, lk      [slotCount]float32
 
 	// Each slot's chain, tails and output, from joint 0; its settings,
 	// one per joint (sstep 32, the bytes from one to the next) or one for
 	// all (sstep 0).
-	joints    [4][]vrmJoint
-	sets      [4][]vrmSet
-	sstep     [4]uintptr
-	cur, prev [4][]mgl32.Vec3
-	dst       [4][]mgl32.Quat
+	joints    [slotCount][]vrmJoint
+	sets      [slotCount][]vrmSet
+	sstep     [slotCount]uintptr
+	cur, prev [slotCount][]mgl32.Vec3
+	dst       [slotCount][]mgl32.Quat
 
-	lanes    [4]int8 // the caller's index of the slot's spring; -1: an empty slot
+	lanes    [slotCount]int8 // the caller's index of the slot's spring; -1: an empty slot
 	active   uint8   // stage A: bit s, slot s has a joint at this level
 	centred  bool    // a spring has a centre: stage A and B convert
 	identRot bool    // stage B: every slot's joint has the identity rest rotation
@@ -70,18 +77,18 @@ type quad struct {
 	shared bool
 	cols   []collide.Shape
 	near   uint32
-	scol   [4][]collide.Shape
+	scol   [slotCount][]collide.Shape
 	tab    [tabN]colTab
-	tabKey [4]*collide.Shape // the lists tab was filled from
+	tabKey [slotCount]*collide.Shape // the lists tab was filled from
 	tabLen int
 
 	// bad: bit patterns ORed from every tail stage A loads and stage B
 	// stores; non-zero for a slot when one was not finite.
-	bad [4]uint32
+	bad [slotCount]uint32
 
 	// Scratch of the SIMD kernels: values that do not fit in registers,
 	// and where they store for a slot without a joint.
-	spill [4][4]float32
+	spill [4][slotCount]float32
 	sink  [4]float32
 }
 
@@ -96,17 +103,19 @@ var (
 // reset empties q of springs; add fills a slot, and stepBlock parks the
 // empty ones.
 func (q *quad) reset() {
-	q.lanes = [4]int8{-1, -1, -1, -1}
+	for s := range q.lanes {
+		q.lanes[s] = -1
+	}
 	q.centred, q.shared, q.cols, q.near = false, true, nil, 0
 	q.perJoint, q.full, q.identAll = false, false, true
-	q.scol = [4][]collide.Shape{}
-	q.bad = [4]uint32{}
+	q.scol = [slotCount][]collide.Shape{}
+	q.bad = [slotCount]uint32{}
 }
 
 // empty makes slot s an empty one, parked: no joints, so that nothing
 // reads its other slices.
 func (q *quad) empty(s int) {
-	s &= 3
+	s &= slotCount - 1
 	q.joints[s], q.scol[s] = nil, nil
 	q.k[s], q.fk[s], q.reach[s] = 0, 0, 0
 	q.park(s)
@@ -115,7 +124,7 @@ func (q *quad) empty(s int) {
 // park puts slot s at the idle fixed point: the kernels map it to itself,
 // so an idle slot costs nothing but its share of the arithmetic.
 func (q *quad) park(s int) {
-	s &= 3
+	s &= slotCount - 1
 	q.rx[s], q.ry[s], q.rz[s], q.rw[s] = 0, 0, 0, 1
 	q.hx[s], q.hy[s], q.hz[s] = 0, 0, 0
 	q.cpx[s], q.cpy[s], q.cpz[s] = 0, 0, 0
@@ -126,7 +135,7 @@ func (q *quad) park(s int) {
 // setCols fills slot s's settings columns from its one settings record,
 // or notes that it has one per joint; k and fk must be set.
 func (q *quad) setCols(s int) {
-	s &= 3
+	s &= slotCount - 1
 	if q.sstep[s] != 0 {
 		q.perJoint = true
 		return
@@ -140,7 +149,7 @@ func (q *quad) setCols(s int) {
 
 // add puts the fast lane l, index li of the block, into slot s.
 func (q *quad) add(s int, l *lane, li int) {
-	s &= 3
+	s &= slotCount - 1
 	q.lanes[s] = int8(li)
 	q.joints[s], q.cur[s], q.prev[s], q.dst[s] = l.c.joints, l.st.CurTail, l.st.PrevTail, l.dst
 	q.identAll = q.identAll && l.c.identAll
@@ -168,8 +177,8 @@ func (q *quad) add(s int, l *lane, li int) {
 // the slots that may touch one of the colliders stage A tested go through
 // collide1, from that collider on, besides every slot for colliders past
 // the first tabN.
-func (q *quad) collide(ft uint32) {
-	for s := range 4 {
+func (q *quad) collide(ft uint64) {
+	for s := range slotCount {
 		if q.active&(1<<s) != 0 {
 			q.collide1(s, q.from(s, ft))
 		}
@@ -180,14 +189,15 @@ func (q *quad) collide(ft uint32) {
 // stage A's first-touch bytes: all of them without aligned lists, else the
 // first one stage A left to Go, else the first one past those stage A
 // tries (len(cols) when it tries them all).
-func (q *quad) from(s int, ft uint32) int {
-	switch c := int(ft >> (8 * (s & 3)) & 0xff); {
+func (q *quad) from(s int, ft uint64) int {
+	s &= slotCount - 1
+	switch c := int(ft >> (8 * s) & 0xff); {
 	case !q.shared:
 		return 0
 	case c != 0xff:
 		return c
 	default:
-		return min(len(q.scol[s&3]), tabN)
+		return min(len(q.scol[s]), tabN)
 	}
 }
 
@@ -197,7 +207,7 @@ func (q *quad) from(s int, ft uint32) int {
 func (q *quad) step1(i int) {
 	q.active = 1
 	q.stageA1(0, i)
-	q.collide1(0, q.from(0, 0xffffff00|q.touch1(0)))
+	q.collide1(0, q.from(0, noTouch&^0xff|uint64(q.touch1(0))))
 	q.identRot = q.joints[0][i].identRot
 	q.stageB1(0, i)
 }
@@ -227,13 +237,13 @@ func stepBlock(springs []VRMSpring, lanes []lane, q *quad, dt float32) {
 		}
 		n++
 	}
-	for f := 0; f < nf; f += 4 {
+	for f := 0; f < nf; f += slotCount {
 		q.reset()
-		m := min(nf-f, 4)
+		m := min(nf-f, slotCount)
 		for s := range m {
 			q.add(s, &lanes[order[f+s]], int(order[f+s]))
 		}
-		for s := m; s < 4; s++ {
+		for s := m; s < slotCount; s++ {
 			q.empty(s)
 		}
 		q.run()
@@ -258,8 +268,8 @@ func stepBlock(springs []VRMSpring, lanes []lane, q *quad, dt float32) {
 const fewColliders = 4
 
 // run steps the springs of q, filled in slots of decreasing length, joint
-// by joint: four slots by the SIMD stages while slot 1 has a joint, then
-// slot 0 alone by the scalar ones, which cost less than four slots' SIMD
+// by joint: every slot by the SIMD stages while slot 1 has a joint, then
+// slot 0 alone by the scalar ones, which cost less than all slots' SIMD
 // ones.
 func (q *quad) run() {
 	if q.shared {
@@ -274,7 +284,7 @@ func (q *quad) run() {
 	n0, n1 := len(q.joints[0]), len(q.joints[1])
 	q.full = len(q.joints[3]) == n0
 	for i := range n1 {
-		if ft := stageA(q, i); ft != 0xffffffff || !q.shared || len(q.cols) > tabN {
+		if ft := stageA(q, i); ft != noTouch || !q.shared || len(q.cols) > tabN {
 			q.collide(ft)
 		}
 		if !stageB(q, i) {

@@ -4,22 +4,26 @@ import (
 	"unsafe"
 )
 
+// SetLanes is how many sets StepVRMSpringSets steps side by side: a caller
+// that groups its characters by SetLanes fills every SIMD slot.
+const SetLanes = slotCount
+
 // StepVRMSpringSets advances every spring of every set by dt, as
 // StepVRMSprings would each set, with the same results. A set is
 // typically one character's springs.
 //
-// Why across sets: StepVRMSprings fills the four SIMD slots of a quad with
-// one character's springs, which leaves slots idle wherever its springs
+// Why across sets: StepVRMSprings fills the SIMD slots of a quad with one
+// character's springs, which leaves slots idle wherever its springs
 // differ in length (a tail of 8 among hair of 6: the last joints step
-// alone). Here spring k of up to four sets share a quad: with sets alike
-// (the characters of one rig) every slot has a joint at every level, and
-// the quad's collider columns, filled once from the four sets' colliders,
-// serve all their springs.
+// alone). Here spring k of up to SetLanes sets share a quad: with sets
+// alike (the characters of one rig) every slot has a joint at every
+// level, and the quad's collider columns, filled once from the sets'
+// colliders, serve all their springs.
 func StepVRMSpringSets(sets [][]VRMSpring, dt float32) {
 	dt = stepDt(dt)
 	var q quad
 	for len(sets) > 0 {
-		g := sets[:min(len(sets), 4)]
+		g := sets[:min(len(sets), SetLanes)]
 		sets = sets[len(g):]
 		n := 0
 		for _, s := range g {
@@ -31,12 +35,12 @@ func StepVRMSpringSets(sets [][]VRMSpring, dt float32) {
 	}
 }
 
-// stepAcross steps spring k of every set in g (at most four): the fast
+// stepAcross steps spring k of every set in g (at most SetLanes): the fast
 // ones in q, longest first, the others on their own.
 func stepAcross(g [][]VRMSpring, k int, q *quad, dt float32) {
 	// Slots in order of decreasing length, as run needs.
-	var order [4]*VRMSpring
-	var lens [4]int
+	var order [slotCount]*VRMSpring
+	var lens [slotCount]int
 	m := 0
 	for s := range g {
 		if k >= len(g[s]) {
@@ -56,12 +60,12 @@ func stepAcross(g [][]VRMSpring, k int, q *quad, dt float32) {
 		m++
 	}
 	q.reset()
-	var slot [4]*VRMSpring
+	var slot [slotCount]*VRMSpring
 	nf := 0
 	for _, sp := range order[:m] {
 		switch q.load(nf, sp, dt) {
 		case loadedFast:
-			slot[nf&3] = sp
+			slot[nf&(slotCount-1)] = sp
 			nf++
 		case loadedGeneral:
 			var l lane
@@ -75,7 +79,7 @@ func stepAcross(g [][]VRMSpring, k int, q *quad, dt float32) {
 	if nf == 0 {
 		return
 	}
-	for s := nf; s < 4; s++ {
+	for s := nf; s < slotCount; s++ {
 		q.empty(s)
 	}
 	q.run()
@@ -96,7 +100,7 @@ const (
 // spring StepVRM leaves alone, one in slot s, or one for the general
 // path (slot s untouched).
 func (q *quad) load(s int, sp *VRMSpring, dt float32) int {
-	s &= 3
+	s &= slotCount - 1
 	c, st := sp.Chain, sp.State
 	if c == nil || st == nil {
 		return leftAlone

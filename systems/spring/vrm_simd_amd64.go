@@ -8,7 +8,7 @@ package spring
 // needs the float64 fromTo.
 
 //go:noescape
-func stageA(q *quad, i int) uint32
+func stageA(q *quad, i int) uint64
 
 //go:noescape
 func stageB(q *quad, i int) bool

@@ -3,6 +3,7 @@ package spring
 import (
 	"math"
 	"math/rand"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -16,10 +17,10 @@ import (
 // A and B through both implementations from the same start.
 type quadCase struct {
 	q         quad
-	joints    [4][]vrmJoint
-	sets      [4][]vrmSet
-	cur, prev [4][]mgl32.Vec3
-	dst       [4][]mgl32.Quat
+	joints    [slotCount][]vrmJoint
+	sets      [slotCount][]vrmSet
+	cur, prev [slotCount][]mgl32.Vec3
+	dst       [slotCount][]mgl32.Quat
 }
 
 func randUnitQuat(rng *rand.Rand) q4 {
@@ -35,13 +36,16 @@ func randV3(rng *rand.Rand, s float32) v3 {
 // newQuadCase fills slot s with a chain of lens[s] random but plausible
 // joints (0: an empty slot) and tails; slots without a joint at level i
 // are parked, as stepBlock leaves them.
-func newQuadCase(rng *rand.Rand, lens [4]int, i int, centred, identRot bool) *quadCase {
+func newQuadCase(rng *rand.Rand, lens [slotCount]int, i int, centred, identRot bool) *quadCase {
 	c := &quadCase{}
 	q := &c.q
 	q.reset()
 	uniform := rng.Intn(2) == 0
-	q.full = lens[0] == lens[1] && lens[1] == lens[2] && lens[2] == lens[3] && i < lens[0]
-	for s := range 4 {
+	q.full = i < lens[0]
+	for _, n := range lens {
+		q.full = q.full && n == lens[0]
+	}
+	for s := range slotCount {
 		q.park(s)
 	}
 	q.centred = centred
@@ -49,7 +53,7 @@ func newQuadCase(rng *rand.Rand, lens [4]int, i int, centred, identRot bool) *qu
 	// same kinds moved, or any kinds), some past the table.
 	nc := rng.Intn(tabN + 4)
 	base := randShapes(rng, nc)
-	for s := range 4 {
+	for s := range slotCount {
 		switch rng.Intn(3) {
 		case 0:
 			q.scol[s] = base
@@ -118,7 +122,7 @@ func newQuadCase(rng *rand.Rand, lens [4]int, i int, centred, identRot bool) *qu
 		q.setCols(s)
 	}
 	// identAll as quad.load sets it: every joint of every slot's chain.
-	for s := range 4 {
+	for s := range slotCount {
 		for k := range c.joints[s] {
 			q.identAll = q.identAll && c.joints[s][k].identRot
 		}
@@ -157,7 +161,7 @@ func randShapes(rng *rand.Rand, n int) []collide.Shape {
 // clone copies c deeply, the copy's quad pointing at its own slices.
 func (c *quadCase) clone() *quadCase {
 	d := *c
-	for s := range 4 {
+	for s := range slotCount {
 		d.joints[s] = append([]vrmJoint(nil), c.joints[s]...)
 		d.cur[s] = append([]mgl32.Vec3(nil), c.cur[s]...)
 		d.prev[s] = append([]mgl32.Vec3(nil), c.prev[s]...)
@@ -172,7 +176,7 @@ func (c *quadCase) clone() *quadCase {
 func (c *quadCase) sameBits(d *quadCase) (bool, string) {
 	arrays := []struct {
 		name string
-		a, b *[4]float32
+		a, b *[slotCount]float32
 	}{
 		{"rx", &c.q.rx, &d.q.rx}, {"ry", &c.q.ry, &d.q.ry}, {"rz", &c.q.rz, &d.q.rz}, {"rw", &c.q.rw, &d.q.rw},
 		{"hx", &c.q.hx, &d.q.hx}, {"hy", &c.q.hy, &d.q.hy}, {"hz", &c.q.hz, &d.q.hz},
@@ -188,7 +192,7 @@ func (c *quadCase) sameBits(d *quadCase) (bool, string) {
 	if c.q.bad != d.q.bad {
 		return false, "bad"
 	}
-	for s := range 4 {
+	for s := range slotCount {
 		for k, a := range arrays {
 			// A slot without a joint: only its state, parked, counts.
 			if (c.q.active&(1<<s) != 0 || k < 7) && b(a.a[s]) != b(a.b[s]) {
@@ -219,27 +223,29 @@ func TestStagesMatchScalar(t *testing.T) {
 	rng := rand.New(rand.NewSource(9))
 	declined, touched, exact, centre := 0, 0, 0, 0
 	for n := range 20000 {
-		var lens [4]int
+		var lens [slotCount]int
 		for s := range lens {
 			lens[s] = rng.Intn(4)
 		}
-		lens[rng.Intn(4)] = 1 + rng.Intn(4)
+		lens[rng.Intn(slotCount)] = 1 + rng.Intn(4)
 		if n%4 == 0 { // a full quad: springs of one length
-			lens = [4]int{lens[0] + 1, lens[0] + 1, lens[0] + 1, lens[0] + 1}
+			for s := range lens {
+				lens[s] = lens[0] + 1
+			}
 		}
-		i := rng.Intn(max(lens[0], lens[1], lens[2], lens[3]))
+		i := rng.Intn(slices.Max(lens[:]))
 		a := newQuadCase(rng, lens, i, n%3 == 0, n%2 == 0)
 		if n%50 == 0 && len(a.q.cols) > 0 {
 			// A zero-length bone whose tail is the centre of a sphere:
 			// Push's push along +Y.
-			for s := range 4 {
+			for s := range slotCount {
 				if i < lens[s] {
 					a.joints[s][i].length = 0
 					h := mgl32.Vec3{a.q.hx[s], a.q.hy[s], a.q.hz[s]}
 					a.q.scol[s] = append([]collide.Shape(nil), a.q.scol[s]...)
 					a.q.scol[s][0] = collide.Shape{Kind: collide.Sphere, A: h, B: h, RA: 0.1, RB: 0.1}
 					a.q.cols = a.q.scol[0]
-					a.q.tabKey = [4]*collide.Shape{}
+					a.q.tabKey = [slotCount]*collide.Shape{}
 					a.q.fillTab()
 					a.q.near |= 1
 					centre++
@@ -255,7 +261,7 @@ func TestStagesMatchScalar(t *testing.T) {
 		if fa != fg {
 			t.Fatalf("case %d: stage A's first touches %#x, firstTouchGo %#x", n, fa, fg)
 		}
-		for s := range 4 {
+		for s := range slotCount {
 			if c := fa >> (8 * s) & 0xff; c != 0xff {
 				touched++
 				if col := &a.q.tab[c]; col.kind <= collide.Plane && col.bound == uint8(collide.Outside) {
@@ -265,7 +271,7 @@ func TestStagesMatchScalar(t *testing.T) {
 		}
 		if rng.Intn(20) == 0 {
 			// A tail pushed onto the far side: the float64 fromTo.
-			s := rng.Intn(4)
+			s := rng.Intn(slotCount)
 			if a.q.active&(1<<s) != 0 {
 				a.q.dx[s], a.q.dy[s], a.q.dz[s] = -a.q.ax[s], -a.q.ay[s], -a.q.az[s]
 				g.q.dx[s], g.q.dy[s], g.q.dz[s] = -g.q.ax[s], -g.q.ay[s], -g.q.az[s]
@@ -282,7 +288,7 @@ func TestStagesMatchScalar(t *testing.T) {
 		if ok, what := a.sameBits(g); !ok {
 			t.Fatalf("case %d: stage B differs from stageB1 in %s", n, what)
 		}
-		for s := range 4 {
+		for s := range slotCount {
 			if i < lens[s] {
 				allFinite(t, "stage B", a.cur[s][i:i+1], a.dst[s][i:i+1])
 			}
@@ -302,7 +308,7 @@ func TestStagesMatchScalar(t *testing.T) {
 // TestIdleSlotsStayParked checks the fixed point idle slots rely on: a
 // parked slot keeps its state, and stage B declines for no idle slot.
 func TestIdleSlotsStayParked(t *testing.T) {
-	c := newQuadCase(rand.New(rand.NewSource(3)), [4]int{3, 0, 2, 1}, 1, true, false)
+	c := newQuadCase(rand.New(rand.NewSource(3)), [slotCount]int{3, 0, 2, 1}, 1, true, false)
 	for i := 1; i < 3; i++ {
 		if i == 2 {
 			c.q.park(2)

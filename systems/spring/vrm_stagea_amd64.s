@@ -42,8 +42,8 @@ DATA bits<>+8(SB)/4, $4
 DATA bits<>+12(SB)/4, $8
 GLOBL bits<>(SB), RODATA|NOPTR, $16
 
-// func stageA(q *quad, i int) uint32
-TEXT ·stageA(SB), NOSPLIT, $0-20
+// func stageA(q *quad, i int) uint64
+TEXT ·stageA(SB), NOSPLIT, $0-24
 	MOVQ q+0(FP), DI
 	SLOTS
 	CMPB quad_full(DI), $0
@@ -667,5 +667,5 @@ sphere:
 	JMP     touch
 
 touched:
-	MOVL    DX, ret+16(FP)
+	MOVQ    DX, ret+16(FP)
 	RET

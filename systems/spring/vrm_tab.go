@@ -14,7 +14,7 @@ const tabN = 8
 const mixed = 0xff
 
 // colTab is collider c of every slot's list as columns (element s:
-// slot s), the form stage A reads: one load per field serves four slots,
+// slot s), the form stage A reads: one load per field serves every slot,
 // whichever lists they come from. kind and bound are the slots' common
 // ones, bound mixed when they differ.
 //
@@ -22,12 +22,12 @@ const mixed = 0xff
 // the reach test and, with bs (br and a margin for rounding in
 // coordinates of this size), for stage A's quick test of a capsule.
 type colTab struct {
-	ax, ay, az    [4]float32
-	bx, by, bz    [4]float32
-	ra, rb        [4]float32
-	nx, ny, nz    [4]float32
-	bcx, bcy, bcz [4]float32
-	br, bs        [4]float32
+	ax, ay, az    [slotCount]float32
+	bx, by, bz    [slotCount]float32
+	ra, rb        [slotCount]float32
+	nx, ny, nz    [slotCount]float32
+	bcx, bcy, bcz [slotCount]float32
+	br, bs        [slotCount]float32
 	kind          collide.Kind
 	bound         uint8
 	_             [14]byte
@@ -38,7 +38,7 @@ type colTab struct {
 // a miss too, and stage A skips its capsule test. It is the kernel's
 // arithmetic, operation for operation.
 func (t *colTab) boundMiss(s int, p v3, r float32) bool {
-	s &= 3
+	s &= slotCount - 1
 	d := p.sub(v3{t.bcx[s], t.bcy[s], t.bcz[s]})
 	lim := float32(r*boundSlack) + t.bs[s]
 	return d.dot(d) >= float32(lim*lim)
@@ -53,12 +53,12 @@ const boundSlack = float32(1 + 1e-5)
 // (and count as having its list): stage A computes them but never uses
 // them. A collider of one list shared by every slot is worked out once.
 func (q *quad) fillTab() {
-	key := [4]*collide.Shape{}
+	key := [slotCount]*collide.Shape{}
 	n := min(len(q.cols), tabN)
 	if n == 0 {
 		return
 	}
-	for s := range 4 {
+	for s := range slotCount {
 		key[s] = &q.cols[0]
 		if len(q.scol[s]) > 0 {
 			key[s] = &q.scol[s][0]
@@ -68,12 +68,15 @@ func (q *quad) fillTab() {
 		return
 	}
 	q.tabKey, q.tabLen = key, n
-	one := key[1] == key[0] && key[2] == key[0] && key[3] == key[0]
+	one := true
+	for _, k := range key[1:] {
+		one = one && k == key[0]
+	}
 	for c := range n {
 		t := &q.tab[c]
 		first := &q.cols[c]
 		t.kind, t.bound = first.Kind, uint8(first.Bound)
-		for s := range 4 {
+		for s := range slotCount {
 			col := first
 			if !one && len(q.scol[s]) > c {
 				col = &q.scol[s][c]
@@ -98,7 +101,7 @@ func (q *quad) fillTab() {
 
 // copySlot copies slot f's values of t to slot s.
 func (t *colTab) copySlot(s, f int) {
-	s, f = s&3, f&3
+	s, f = s&(slotCount-1), f&(slotCount-1)
 	t.ax[s], t.ay[s], t.az[s] = t.ax[f], t.ay[f], t.az[f]
 	t.bx[s], t.by[s], t.bz[s] = t.bx[f], t.by[f], t.bz[f]
 	t.ra[s], t.rb[s] = t.ra[f], t.rb[f]
