@@ -96,15 +96,15 @@ func (ch *crowdChar) pose(rig []crowdChain, i, grid int, t float64) {
 
 // BenchmarkStepVRMCrowd steps chars characters of the peer's rig,
 // single-threaded: one character after the other with StepVRMSprings
-// (across=1), or four at a time with StepVRMSpringSets (across=4).
+// (across=1), or SetLanes at a time with StepVRMSpringSets (across=8).
 func BenchmarkStepVRMCrowd(b *testing.B) {
 	rig := crowdRig(b)
 	perChar := 0
 	for _, c := range rig {
 		perChar += c.chain.Len()
 	}
-	for _, chars := range []int{1, 4, 1000, 10000} {
-		for _, across := range []int{1, 4} {
+	for _, chars := range []int{1, SetLanes, 1000, 10000} {
+		for _, across := range []int{1, SetLanes} {
 			if across > chars {
 				continue
 			}

@@ -10,8 +10,8 @@
 //     advances the chain and writes the joints' local rotations.
 //     StepVRMSprings advances several springs (a character's, as
 //     VRMSpring values) with the same results, several times faster;
-//     StepVRMSpringSets advances the springs of several characters, four
-//     at a time, faster still. VRMShapes builds chains that share their
+//     StepVRMSpringSets advances the springs of several characters,
+//     SetLanes (eight) at a time, faster still. VRMShapes builds chains that share their
 //     geometry with alike ones (the same spring of every character of a
 //     rig).
 //   - Angle limits (VRMC_springBone_limit draft): a per-joint Limit, cone,
@@ -84,19 +84,19 @@
 // compute the model above and agree to rounding.
 //
 // Within a spring each joint waits for its parent's new rotation, so
-// StepVRMSprings advances fast-path springs side by side, four at a time
+// StepVRMSprings advances fast-path springs side by side, eight at a time
 // (longest first), their state laid out struct-of-arrays;
-// StepVRMSpringSets puts the same spring of four characters side by side
-// instead, which fills all four slots at every joint when the characters
-// are alike. On amd64 SSE2
-// kernels compute the four with one instruction per operation; they
-// perform the same operations in the same order as the scalar Go
-// definitions, which serve elsewhere (and under the purego build tag), so
-// results are the same bits either way, whatever GOAMD64 lets the compiler
-// fuse: the definitions round every product explicitly.
+// StepVRMSpringSets puts the same spring of eight characters side by side
+// instead, which fills all eight slots at every joint when the characters
+// are alike. On amd64 with AVX2 the kernels compute the eight with one
+// instruction per operation; they perform the same operations in the same
+// order as the scalar Go definitions, which serve elsewhere (without AVX2,
+// and under the purego build tag), so results are the same bits either
+// way, whatever GOAMD64 lets the compiler fuse: the definitions round
+// every product explicitly.
 //
 // The kernels read colliders from columns filled once per quad from the
-// four slots' lists (one list or four of one length); with more than a few
+// slots' lists (one list, or one per slot of one length); with more than a few
 // colliders, those a spring cannot reach (its bone lengths and hit radius
 // from its first joint's head) are never tried. A sphere pushes inside
 // the kernel, a capsule is first tested against its bounding sphere, and

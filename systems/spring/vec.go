@@ -16,7 +16,7 @@ import (
 //
 // Every product below is converted to float32 explicitly: the Go spec lets
 // the compiler fuse x*y + z into one rounding (it does with GOAMD64=v3, and
-// on arm64) unless a conversion rounds x*y, and the SSE kernels, which
+// on arm64) unless a conversion rounds x*y, and the SIMD kernels, which
 // round each product, must give the same bits as these definitions.
 type v3 struct{ x, y, z float32 }
 

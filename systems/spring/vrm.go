@@ -72,7 +72,7 @@ func StepVRM(dstLocalRot []mgl32.Quat, s *VRMState, c *VRMChain,
 	var q quad
 	q.reset()
 	q.add(0, &l[0], 0)
-	for s := 1; s < 4; s++ {
+	for s := 1; s < slotCount; s++ {
 		q.empty(s)
 	}
 	q.run()
@@ -92,7 +92,7 @@ type VRMSpring struct {
 	CenterRot   mgl32.Quat // the zero value means the identity
 	// Colliders are world-space shapes every joint collides with. Springs
 	// whose slices are as long (a character's springs usually share one)
-	// are tested against them four at a time.
+	// are tested against them eight at a time.
 	Colliders []collide.Shape
 	// Bad is set by StepVRMSprings and StepVRMSpringSets: after the step
 	// a tail of State is not finite (bad input: a caller resets the
@@ -110,7 +110,7 @@ const laneCount = 16
 // Why together: within a spring every joint waits for its parent's new
 // rotation, while the joints of different springs are independent.
 // StepVRMSprings takes up to 16 springs at a time and steps joint i of
-// each in turn, four springs per SIMD instruction on amd64 (see the
+// each in turn, eight springs per SIMD instruction on amd64 (see the
 // package doc); a character's springs cost about a third of what StepVRM
 // costs for them one by one.
 func StepVRMSprings(springs []VRMSpring, dt float32) {

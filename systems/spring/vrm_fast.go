@@ -28,7 +28,7 @@ import (
 // (stageA1), then pushes it out of the spheres it touches (touch1) up to
 // the first collider of another kind; collide1 goes on from there in Go;
 // stage B turns the joint (stageB1). Stage A and B run on the slots
-// of a quad at once (stageA, stageB; SSE on amd64). The functions below
+// of a quad at once (stageA, stageB; AVX2 on amd64). The functions below
 // are their scalar definition: the kernels perform the same operations in
 // the same order, so both give the same bits, and they serve as the
 // implementation elsewhere and for a quad with one spring left (step1).

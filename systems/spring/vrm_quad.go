@@ -9,7 +9,7 @@ import (
 )
 
 // slotCount is the number of slots of a quad.
-const slotCount = 4
+const slotCount = 8
 
 // noTouch is stage A's result when no slot may touch a collider it left
 // to collide1: every byte 0xff.
@@ -66,10 +66,10 @@ type quad struct {
 	dst       [slotCount][]mgl32.Quat
 
 	lanes    [slotCount]int8 // the caller's index of the slot's spring; -1: an empty slot
-	active   uint8   // stage A: bit s, slot s has a joint at this level
-	centred  bool    // a spring has a centre: stage A and B convert
-	identRot bool    // stage B: every slot's joint has the identity rest rotation
-	identAll bool    // every slot's chain has only joints with the identity rest rotation
+	active   uint8           // stage A: bit s, slot s has a joint at this level
+	centred  bool            // a spring has a centre: stage A and B convert
+	identRot bool            // stage B: every slot's joint has the identity rest rotation
+	identAll bool            // every slot's chain has only joints with the identity rest rotation
 	// Collisions: with aligned collider lists (every slot's as long),
 	// cols is slot 0's list, tab the first tabN colliders of every slot's
 	// list as columns, and near those some slot may reach. scol holds
@@ -88,7 +88,7 @@ type quad struct {
 
 	// Scratch of the SIMD kernels: values that do not fit in registers,
 	// and where they store for a slot without a joint.
-	spill [4][slotCount]float32
+	spill [19][slotCount]float32
 	sink  [4]float32
 }
 
@@ -282,7 +282,7 @@ func (q *quad) run() {
 		}
 	}
 	n0, n1 := len(q.joints[0]), len(q.joints[1])
-	q.full = len(q.joints[3]) == n0
+	q.full = len(q.joints[slotCount-1]) == n0
 	for i := range n1 {
 		if ft := stageA(q, i); ft != noTouch || !q.shared || len(q.cols) > tabN {
 			q.collide(ft)

@@ -10,16 +10,16 @@ import (
 	"github.com/sway-anim/sway/systems/collide"
 )
 
-// TestStepVRMSpringSetsMatchesStepVRMSprings steps seven characters of
-// the test scene (every kind of spring, colliders of their own, poses
-// apart), two of them with fewer springs, across sets and one by one: the
-// same bits.
+// TestStepVRMSpringSetsMatchesStepVRMSprings steps SetLanes+5
+// characters of the test scene (every kind of spring, colliders of their
+// own, poses apart; a full group and a part one), three of them with fewer
+// springs, across sets and one by one: the same bits.
 func TestStepVRMSpringSetsMatchesStepVRMSprings(t *testing.T) {
-	const chars = 7
+	const chars = SetLanes + 5
 	var a, b [chars]*springScene
 	for c := range chars {
 		a[c], b[c] = newSpringScene(t), newSpringScene(t)
-		if c == 2 || c == 5 {
+		if c == 2 || c == 5 || c == 9 {
 			a[c].springs, b[c].springs = a[c].springs[:c+3], b[c].springs[:c+3]
 		}
 	}

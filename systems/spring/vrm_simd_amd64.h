@@ -1,16 +1,19 @@
-// Macros of the SSE kernels (vrm_stagea_amd64.s, vrm_stageb_amd64.s).
+// Macros of the AVX2 kernels (vrm_stagea_amd64.s, vrm_stageb_amd64.s).
 // TRANSPOSE is also in the other packages' kernels: the assembler reads
 // headers from a package's own directory only.
 //
-// Stage A and B of the VRM fast path for the four slots of a quad, one
-// slot per SSE lane. Each is the scalar stageA1 / stageB1 (vrm_fast.go)
-// with every operation in the same order, so the results are the same
-// bits; comments name the Go expression a block computes. Only SSE2 is
-// used: every amd64 processor has it.
+// Stage A and B of the VRM fast path for the eight slots of a quad, one
+// slot per lane of a YMM register. Each is the scalar stageA1 / stageB1
+// (vrm_fast.go) with every operation in the same order, so the results
+// are the same bits; comments name the Go expression a block computes.
+// Three-operand forms keep the operand order of the scalar code: "VOP b,
+// a, d" is d = a OP b. No FMA: the Go code rounds every product.
 //
 // Per slot data come in rows (one slot's fields, loaded 16 or 12 bytes at
-// a time) and are transposed to columns (one field of the four slots);
-// results go back the same way. The quad's own arrays are columns already.
+// a time). Before any 256-bit instruction, SSE transposes them four slots
+// at a time into columns of quad.spill, eight slots each, which the YMM
+// code loads whole; results go back the same way after VZEROUPPER. The
+// quad's own arrays are columns already.
 
 // TRANSPOSE turns rows r0..r3 (slots 0..3) into columns, or columns into
 // rows: afterwards r1, t1, r3, r2 hold element 0, 1, 2, 3 of every row.
@@ -41,13 +44,70 @@
 	MOVHLPS x, t; \
 	MOVSS   t, 8(p)
 
+// MOVEV3 loads the mgl32.Vec3 at src into x, as LOADV3, and stores it to
+// dst: *prev = *cur as stage A reads the current tail.
+#define MOVEV3(src, dst, x, t) \
+	MOVSD   (src), x; \
+	MOVSS   8(src), t; \
+	MOVSD   x, (dst); \
+	MOVSS   t, 8(dst); \
+	MOVLHPS t, x
+
+// Columns of quad.spill (32 bytes: eight slots), loaded or stored half
+// at a time at byte h = 0 (slots 0-3) or 16 (slots 4-7). Stage A: the
+// joints' rest axis and length, their settings rows, the previous and
+// current tails; the collider pass's masks. Stage B: r, the rest
+// rotations, and the outputs (local rotation, tail).
+#define SP_RAX quad_spill+32*0
+#define SP_RAY quad_spill+32*1
+#define SP_RAZ quad_spill+32*2
+#define SP_LEN quad_spill+32*3
+#define SP_STF quad_spill+32*4
+#define SP_FRC quad_spill+32*5
+#define SP_HIT quad_spill+32*6
+#define SP_GX quad_spill+32*7
+#define SP_GY quad_spill+32*8
+#define SP_GZ quad_spill+32*9
+#define SP_KEEP quad_spill+32*10
+#define SP_PX quad_spill+32*11
+#define SP_PY quad_spill+32*12
+#define SP_PZ quad_spill+32*13
+#define SP_CX quad_spill+32*14
+#define SP_CY quad_spill+32*15
+#define SP_CZ quad_spill+32*16
+#define SP_PASS quad_spill+32*17
+#define SP_BOUND quad_spill+32*18
+#define SP_RW quad_spill+32*0
+#define SP_RX quad_spill+32*1
+#define SP_RY quad_spill+32*2
+#define SP_RZ quad_spill+32*3
+#define SP_LRW quad_spill+32*4
+#define SP_LRX quad_spill+32*5
+#define SP_LRY quad_spill+32*6
+#define SP_LRZ quad_spill+32*7
+#define SP_OW quad_spill+32*8
+#define SP_OX quad_spill+32*9
+#define SP_OY quad_spill+32*10
+#define SP_OZ quad_spill+32*11
+#define SP_TX quad_spill+32*12
+#define SP_TY quad_spill+32*13
+#define SP_TZ quad_spill+32*14
+
+// COLS stores rows r0..r3, transposed by TRANSPOSE(r0, r1, r2, r3, t0,
+// t1), as the half h of columns c0..c3 (element 0..3 of the rows).
+#define COLS(r1, t1, r3, r2, c0, c1, c2, c3, h) \
+	MOVUPS r1, (c0+h)(DI); \
+	MOVUPS t1, (c1+h)(DI); \
+	MOVUPS r3, (c2+h)(DI); \
+	MOVUPS r2, (c3+h)(DI)
+
 // Slot pointers. Slot s's data are the slices q.joints[s], q.cur[s],
 // q.prev[s] and q.dst[s]; it has a joint at i (CX) when i <
 // len(q.joints[s]), whatever the other slices' lengths. The scaled index
 // is in DX (joints: i*vrmJoint__size) or AX (tails: i*12, outputs: i*16).
 // A slot without a joint reads idle data (R12, R13) and stores to q.sink
-// (SI); nothing else is ever dereferenced for it.
-// JOINTPTRFULL is JOINTPTR for a full quad: every slot has a joint.
+// (SI); nothing else is ever dereferenced for it. The ...FULL forms serve
+// a full quad, where every slot has a joint at i.
 #define JOINTPTRFULL(s, r) \
 	MOVQ    (quad_joints+24*s)(DI), r; \
 	ADDQ    DX, r
@@ -67,8 +127,6 @@
 	CMPQ    CX, (quad_joints+24*s+8)(DI); \
 	CMOVQGE BX, r
 
-// LOADPTRFULL and STOREPTRFULL are LOADPTR and STOREPTR for a full quad,
-// where every slot has a joint at i.
 #define LOADPTRFULL(field, s, r) \
 	MOVQ    (field+24*s)(DI), r; \
 	ADDQ    AX, r
@@ -97,67 +155,29 @@
 	LEAQ    ·idleVec(SB), R13; \
 	LEAQ    quad_sink(DI), SI
 
-// PARK parks slot s (see quad.park) when i (CX) is its spring's length.
-#define PARK(s, skip) \
-	CMPQ CX, (quad_joints+24*s+8)(DI); \
-	JNE  skip; \
-	MOVL $0, (quad_rx+4*s)(DI); \
-	MOVL $0, (quad_ry+4*s)(DI); \
-	MOVL $0, (quad_rz+4*s)(DI); \
-	MOVL $0x3f800000, (quad_rw+4*s)(DI); \
-	MOVL $0, (quad_hx+4*s)(DI); \
-	MOVL $0, (quad_hy+4*s)(DI); \
-	MOVL $0, (quad_hz+4*s)(DI); \
-	MOVL $0, (quad_cpx+4*s)(DI); \
-	MOVL $0, (quad_cpy+4*s)(DI); \
-	MOVL $0, (quad_cpz+4*s)(DI); \
-	MOVL $0, (quad_crx+4*s)(DI); \
-	MOVL $0, (quad_cry+4*s)(DI); \
-	MOVL $0, (quad_crz+4*s)(DI); \
-	MOVL $0x3f800000, (quad_crw+4*s)(DI); \
-	MOVL $0, (quad_stf+4*s)(DI); \
-	MOVL $0, (quad_gx+4*s)(DI); \
-	MOVL $0, (quad_gy+4*s)(DI); \
-	MOVL $0, (quad_gz+4*s)(DI); \
-	MOVL $0, (quad_kp+4*s)(DI); \
-	MOVL $0, (quad_f+4*s)(DI); \
-	MOVL $0, (quad_r+4*s)(DI); \
-skip:
+// VROT sets v to q.rot(v): t = q.rotT(v), v = q.rotFin(v, t).
+#define VROT(qx, qy, qz, qw, vx, vy, vz, tx, ty, tz, s0, s1) \
+	VMULPS vz, qy, tx; VMULPS vy, qz, s0; VSUBPS s0, tx, tx; VADDPS tx, tx, tx; \
+	VMULPS vx, qz, ty; VMULPS vz, qx, s0; VSUBPS s0, ty, ty; VADDPS ty, ty, ty; \
+	VMULPS vy, qx, tz; VMULPS vx, qy, s0; VSUBPS s0, tz, tz; VADDPS tz, tz, tz; \
+	VMULPS tx, qw, s0; VADDPS s0, vx, vx; \
+	VMULPS tz, qy, s0; VMULPS ty, qz, s1; VSUBPS s1, s0, s0; VADDPS s0, vx, vx; \
+	VMULPS ty, qw, s0; VADDPS s0, vy, vy; \
+	VMULPS tx, qz, s0; VMULPS tz, qx, s1; VSUBPS s1, s0, s0; VADDPS s0, vy, vy; \
+	VMULPS tz, qw, s0; VADDPS s0, vz, vz; \
+	VMULPS ty, qx, s0; VMULPS tx, qy, s1; VSUBPS s1, s0, s0; VADDPS s0, vz, vz
 
-// ROT sets v to q.rot(v): t = q.rotT(v), v = q.rotFin(v, t).
-#define ROT(qx, qy, qz, qw, vx, vy, vz, tx, ty, tz, s0, s1) \
-	MOVAPS qy, tx; MULPS vz, tx; MOVAPS qz, s0; MULPS vy, s0; SUBPS s0, tx; ADDPS tx, tx; \
-	MOVAPS qz, ty; MULPS vx, ty; MOVAPS qx, s0; MULPS vz, s0; SUBPS s0, ty; ADDPS ty, ty; \
-	MOVAPS qx, tz; MULPS vy, tz; MOVAPS qy, s0; MULPS vx, s0; SUBPS s0, tz; ADDPS tz, tz; \
-	MOVAPS qw, s0; MULPS tx, s0; ADDPS s0, vx; \
-	MOVAPS qy, s0; MULPS tz, s0; MOVAPS qz, s1; MULPS ty, s1; SUBPS s1, s0; ADDPS s0, vx; \
-	MOVAPS qw, s0; MULPS ty, s0; ADDPS s0, vy; \
-	MOVAPS qz, s0; MULPS tx, s0; MOVAPS qx, s1; MULPS tz, s1; SUBPS s1, s0; ADDPS s0, vy; \
-	MOVAPS qw, s0; MULPS tz, s0; ADDPS s0, vz; \
-	MOVAPS qx, s0; MULPS ty, s0; MOVAPS qy, s1; MULPS tx, s1; SUBPS s1, s0; ADDPS s0, vz
+// VQMUL sets o to the Hamilton product a*b: a.mulW(b), a.mulX(b), ....
+#define VQMUL(aw, ax, ay, az, bw, bx, by, bz, ow, ox, oy, oz, t) \
+	VMULPS bw, aw, ow; VMULPS bx, ax, t; VSUBPS t, ow, ow; VMULPS by, ay, t; VSUBPS t, ow, ow; VMULPS bz, az, t; VSUBPS t, ow, ow; \
+	VMULPS bx, aw, ox; VMULPS bw, ax, t; VADDPS t, ox, ox; VMULPS bz, ay, t; VADDPS t, ox, ox; VMULPS by, az, t; VSUBPS t, ox, ox; \
+	VMULPS by, aw, oy; VMULPS bw, ay, t; VADDPS t, oy, oy; VMULPS bx, az, t; VADDPS t, oy, oy; VMULPS bz, ax, t; VSUBPS t, oy, oy; \
+	VMULPS bz, aw, oz; VMULPS bw, az, t; VADDPS t, oz, oz; VMULPS by, ax, t; VADDPS t, oz, oz; VMULPS bx, ay, t; VSUBPS t, oz, oz
 
-// QMUL sets o to the Hamilton product a*b: a.mulW(b), a.mulX(b), ....
-#define QMUL(aw, ax, ay, az, bw, bx, by, bz, ow, ox, oy, oz, t) \
-	MOVAPS aw, ow; MULPS bw, ow; MOVAPS ax, t; MULPS bx, t; SUBPS t, ow; MOVAPS ay, t; MULPS by, t; SUBPS t, ow; MOVAPS az, t; MULPS bz, t; SUBPS t, ow; \
-	MOVAPS aw, ox; MULPS bx, ox; MOVAPS ax, t; MULPS bw, t; ADDPS t, ox; MOVAPS ay, t; MULPS bz, t; ADDPS t, ox; MOVAPS az, t; MULPS by, t; SUBPS t, ox; \
-	MOVAPS aw, oy; MULPS by, oy; MOVAPS ay, t; MULPS bw, t; ADDPS t, oy; MOVAPS az, t; MULPS bx, t; ADDPS t, oy; MOVAPS ax, t; MULPS bz, t; SUBPS t, oy; \
-	MOVAPS aw, oz; MULPS bz, oz; MOVAPS az, t; MULPS bw, t; ADDPS t, oz; MOVAPS ax, t; MULPS by, t; ADDPS t, oz; MOVAPS ay, t; MULPS bx, t; SUBPS t, oz
+// VDOT3 sets o to (ax*bx + ay*by) + az*bz; t is clobbered.
+#define VDOT3(ax, ay, az, bx, by, bz, o, t) \
+	VMULPS bx, ax, o; VMULPS by, ay, t; VADDPS t, o, o; VMULPS bz, az, t; VADDPS t, o, o
 
-// collide.Shape, checked by vrm_layout.go.
-#define shape_kind 0
-#define shape_bound 1
-#define shape_a 4
-#define shape_b 16
-#define shape_ra 28
-#define shape_rb 32
-#define shape_n 36
-#define shape_size 48
-
-// BCAST sets x to the float32 at m in every element.
-#define BCAST(m, x) \
-	MOVSS  m, x; \
-	SHUFPS $0, x, x
-
-// DOT3 sets o to (ax*bx + ay*by) + az*bz; t is clobbered.
-#define DOT3(ax, ay, az, bx, by, bz, o, t) \
-	MOVAPS ax, o; MULPS bx, o; MOVAPS ay, t; MULPS by, t; ADDPS t, o; MOVAPS az, t; MULPS bz, t; ADDPS t, o
+// SEL sets d to a where mask m is set, b elsewhere: the masks come from
+// compares, all ones or all zeros per lane.
+#define SEL(m, a, b, d) VBLENDVPS m, a, b, d

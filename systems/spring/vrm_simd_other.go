@@ -13,5 +13,5 @@ func stageB(q *quad, i int) bool {
 	return true
 }
 
-// simdStages tells tests that the stages are the scalar definitions.
-const simdStages = false
+// simdStages tells whether the stages are the SIMD kernels.
+var simdStages = false

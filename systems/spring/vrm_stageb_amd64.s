@@ -4,255 +4,254 @@
 #include "textflag.h"
 #include "vrm_simd_amd64.h"
 
-// Stage B: stageB1 (vrm_fast.go) for four slots.
+// Stage B: stageB1 (vrm_fast.go) for eight slots.
 
 DATA one<>+0(SB)/4, $0x3f800000
-DATA one<>+4(SB)/4, $0x3f800000
-DATA one<>+8(SB)/4, $0x3f800000
-DATA one<>+12(SB)/4, $0x3f800000
-GLOBL one<>(SB), RODATA|NOPTR, $16
+GLOBL one<>(SB), RODATA|NOPTR, $4
 
 DATA h2min<>+0(SB)/4, $0x3e4ccccd // float32(0.2)
-DATA h2min<>+4(SB)/4, $0x3e4ccccd
-DATA h2min<>+8(SB)/4, $0x3e4ccccd
-DATA h2min<>+12(SB)/4, $0x3e4ccccd
-GLOBL h2min<>(SB), RODATA|NOPTR, $16
+GLOBL h2min<>(SB), RODATA|NOPTR, $4
 
 DATA sign<>+0(SB)/4, $0x80000000
-DATA sign<>+4(SB)/4, $0x80000000
-DATA sign<>+8(SB)/4, $0x80000000
-DATA sign<>+12(SB)/4, $0x80000000
-GLOBL sign<>(SB), RODATA|NOPTR, $16
+GLOBL sign<>(SB), RODATA|NOPTR, $4
 
-// func stageB(q *quad, i int) bool
-TEXT ·stageB(SB), NOSPLIT, $0-17
+// IDENT ANDs slot s's identRot into BL.
+#define IDENT(s) \
+	JOINTPTR(s, R8); \
+	ANDB vrmJoint_identRot(R8), BL
+
+// GATHERLR reads the rest rotations of slots s0..s3 into half h of the
+// spill columns.
+#define GATHERLR(s0, s1, s2, s3, h) \
+	JOINTPTR(s0, R8); \
+	JOINTPTR(s1, R9); \
+	JOINTPTR(s2, R10); \
+	JOINTPTR(s3, R11); \
+	MOVUPS vrmJoint_localRot(R8), X0; \
+	MOVUPS vrmJoint_localRot(R9), X1; \
+	MOVUPS vrmJoint_localRot(R10), X2; \
+	MOVUPS vrmJoint_localRot(R11), X3; \
+	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
+	COLS(X1, X5, X3, X2, SP_LRW, SP_LRX, SP_LRY, SP_LRZ, h)
+
+// SCATTERB writes half h of the output columns to slots s0..s3: *dst =
+// local.quat() (AX = i*16), then *cur = next.vec() (R14 = i*12). P is
+// STOREPTR or STOREPTRFULL.
+#define SCATTERB(P, s0, s1, s2, s3, h) \
+	MOVUPS (SP_OW+h)(DI), X9; \
+	MOVUPS (SP_OX+h)(DI), X10; \
+	MOVUPS (SP_OY+h)(DI), X11; \
+	MOVUPS (SP_OZ+h)(DI), X12; \
+	TRANSPOSE(X9, X10, X11, X12, X13, X14); \
+	P(quad_dst, s0, R8); \
+	MOVUPS X10, (R8); \
+	P(quad_dst, s1, R8); \
+	MOVUPS X14, (R8); \
+	P(quad_dst, s2, R8); \
+	MOVUPS X12, (R8); \
+	P(quad_dst, s3, R8); \
+	MOVUPS X11, (R8); \
+	MOVUPS (SP_TX+h)(DI), X0; \
+	MOVUPS (SP_TY+h)(DI), X1; \
+	MOVUPS (SP_TZ+h)(DI), X2; \
+	XORPS  X3, X3; \
+	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
+	XCHGQ  AX, R14; \
+	P(quad_cur, s0, R8); \
+	STOREV3(X1, R8, X6); \
+	P(quad_cur, s1, R8); \
+	STOREV3(X5, R8, X6); \
+	P(quad_cur, s2, R8); \
+	STOREV3(X3, R8, X6); \
+	P(quad_cur, s3, R8); \
+	STOREV3(X2, R8, X6); \
+	XCHGQ  AX, R14
+
+// func stageBVX(q *quad, i int) bool
+TEXT ·stageBVX(SB), NOSPLIT, $0-17
 	MOVQ q+0(FP), DI
 	SLOTS
 
+	// restRot := pr, or pr*lr (q4{pr.mulW(lr), pr.mulX(lr), ...}) in
+	// every slot unless every slot's joint has the identity rest rotation
+	// (known for the whole quad when every slot's chain has only such
+	// joints). R14 is set when it is not.
+	XORL R14, R14
+	CMPB quad_identAll(DI), $0
+	JNE  slotted
+	MOVB $1, BL
+	IDENT(0)
+	IDENT(1)
+	IDENT(2)
+	IDENT(3)
+	IDENT(4)
+	IDENT(5)
+	IDENT(6)
+	IDENT(7)
+	TESTB BL, BL
+	JNE   slotted
+	MOVL  $1, R14
+	GATHERLR(0, 1, 2, 3, 0)
+	GATHERLR(4, 5, 6, 7, 16)
+
+slotted:
+	// Everything read: from here on the eight slots in YMM registers.
 	// h := rest.add(dir); decline unless h.dot(h) >= 0.2 in every slot
-	MOVUPS quad_ax(DI), X0
-	MOVUPS quad_ay(DI), X1
-	MOVUPS quad_az(DI), X2
-	MOVUPS quad_dx(DI), X3
-	MOVUPS quad_dy(DI), X4
-	MOVUPS quad_dz(DI), X5
-	ADDPS  X0, X3
-	ADDPS  X1, X4
-	ADDPS  X2, X5 // h X3 X4 X5
-	MOVAPS X3, X6
-	MULPS  X3, X6
-	MOVAPS X4, X7
-	MULPS  X4, X7
-	ADDPS  X7, X6
-	MOVAPS X5, X7
-	MULPS  X5, X7
-	ADDPS  X7, X6
-	MOVUPS h2min<>(SB), X7
-	CMPPS  X6, X7, $2 // 0.2 <= h2
-	MOVMSKPS X7, BX
-	CMPL   BX, $15
-	JNE    decline
+	VMOVUPS      quad_ax(DI), Y0
+	VMOVUPS      quad_ay(DI), Y1
+	VMOVUPS      quad_az(DI), Y2
+	VMOVUPS      quad_dx(DI), Y3
+	VMOVUPS      quad_dy(DI), Y4
+	VMOVUPS      quad_dz(DI), Y5
+	VADDPS       Y0, Y3, Y3
+	VADDPS       Y1, Y4, Y4
+	VADDPS       Y2, Y5, Y5 // h Y3 Y4 Y5
+	VDOT3(Y3, Y4, Y5, Y3, Y4, Y5, Y6, Y7)
+	VBROADCASTSS h2min<>(SB), Y7
+	VCMPPS       $2, Y6, Y7, Y7 // 0.2 <= h2
+	VMOVMSKPS    Y7, BX
+	CMPL         BX, $0xff
+	JNE          decline
 
 	// inv := 1 / sqrt(h.dot(h)*rest.dot(rest))
-	MOVAPS X0, X7
-	MULPS  X0, X7
-	MOVAPS X1, X8
-	MULPS  X1, X8
-	ADDPS  X8, X7
-	MOVAPS X2, X8
-	MULPS  X2, X8
-	ADDPS  X8, X7
-	MULPS  X7, X6
-	SQRTPS X6, X6
-	MOVUPS one<>(SB), X7
-	DIVPS  X6, X7
+	VDOT3(Y0, Y1, Y2, Y0, Y1, Y2, Y7, Y8)
+	VMULPS       Y7, Y6, Y6
+	VSQRTPS      Y6, Y6
+	VBROADCASTSS one<>(SB), Y7
+	VDIVPS       Y6, Y7, Y7
 
 	// r := rest.cross(h).scale(inv).q(rest.dot(h) * inv)
-	MOVAPS X1, X8
-	MULPS  X5, X8
-	MOVAPS X2, X9
-	MULPS  X4, X9
-	SUBPS  X9, X8
-	MULPS  X7, X8
-	MOVAPS X2, X9
-	MULPS  X3, X9
-	MOVAPS X0, X10
-	MULPS  X5, X10
-	SUBPS  X10, X9
-	MULPS  X7, X9
-	MOVAPS X0, X10
-	MULPS  X4, X10
-	MOVAPS X1, X11
-	MULPS  X3, X11
-	SUBPS  X11, X10
-	MULPS  X7, X10
-	MULPS  X3, X0
-	MULPS  X4, X1
-	ADDPS  X1, X0
-	MULPS  X5, X2
-	ADDPS  X2, X0
-	MULPS  X7, X0 // r: w X0, x X8, y X9, z X10
+	VMULPS Y5, Y1, Y8
+	VMULPS Y4, Y2, Y9
+	VSUBPS Y9, Y8, Y8
+	VMULPS Y7, Y8, Y8
+	VMULPS Y3, Y2, Y9
+	VMULPS Y5, Y0, Y10
+	VSUBPS Y10, Y9, Y9
+	VMULPS Y7, Y9, Y9
+	VMULPS Y4, Y0, Y10
+	VMULPS Y3, Y1, Y11
+	VSUBPS Y11, Y10, Y10
+	VMULPS Y7, Y10, Y10
+	VMULPS Y3, Y0, Y0
+	VMULPS Y4, Y1, Y1
+	VADDPS Y1, Y0, Y0
+	VMULPS Y5, Y2, Y2
+	VADDPS Y2, Y0, Y0
+	VMULPS Y7, Y0, Y0 // r: w Y0, x Y8, y Y9, z Y10
 
-	// restRot := pr, or pr*lr (q4{pr.mulW(lr), pr.mulX(lr), ...}) in every slot unless
-	// every slot's joint has the identity rest rotation (known for the
-	// whole quad when every slot's chain has only such joints)
-	CMPB quad_identAll(DI), $0
-	JNE  ident
-	JOINTPTR(0, R8)
-	JOINTPTR(1, R9)
-	JOINTPTR(2, R10)
-	JOINTPTR(3, R11)
-	MOVB vrmJoint_identRot(R8), BL
-	ANDB vrmJoint_identRot(R9), BL
-	ANDB vrmJoint_identRot(R10), BL
-	ANDB vrmJoint_identRot(R11), BL
-	JNE  ident
-	MOVUPS X0, (quad_spill+0)(DI)
-	MOVUPS X8, (quad_spill+16)(DI)
-	MOVUPS X9, (quad_spill+32)(DI)
-	MOVUPS X10, (quad_spill+48)(DI)
-	MOVUPS vrmJoint_localRot(R8), X0
-	MOVUPS vrmJoint_localRot(R9), X1
-	MOVUPS vrmJoint_localRot(R10), X2
-	MOVUPS vrmJoint_localRot(R11), X3
-	TRANSPOSE(X0, X1, X2, X3, X4, X5) // lr: w X1, x X5, y X3, z X2
-	MOVUPS quad_rw(DI), X6
-	MOVUPS quad_rx(DI), X7
-	MOVUPS quad_ry(DI), X8
-	MOVUPS quad_rz(DI), X9
-	QMUL(X6, X7, X8, X9, X1, X5, X3, X2, X10, X11, X12, X13, X0)
-	MOVUPS (quad_spill+0)(DI), X0
-	MOVUPS (quad_spill+16)(DI), X1
-	MOVUPS (quad_spill+32)(DI), X2
-	MOVUPS (quad_spill+48)(DI), X3
-	JMP    turn
+	TESTL R14, R14
+	JEQ   ident
+	VMOVUPS Y0, (SP_RW)(DI)
+	VMOVUPS Y8, (SP_RX)(DI)
+	VMOVUPS Y9, (SP_RY)(DI)
+	VMOVUPS Y10, (SP_RZ)(DI)
+	VMOVUPS (SP_LRW)(DI), Y1
+	VMOVUPS (SP_LRX)(DI), Y5
+	VMOVUPS (SP_LRY)(DI), Y3
+	VMOVUPS (SP_LRZ)(DI), Y2
+	VMOVUPS quad_rw(DI), Y6
+	VMOVUPS quad_rx(DI), Y7
+	VMOVUPS quad_ry(DI), Y8
+	VMOVUPS quad_rz(DI), Y9
+	VQMUL(Y6, Y7, Y8, Y9, Y1, Y5, Y3, Y2, Y10, Y11, Y12, Y13, Y0)
+	VMOVUPS (SP_RW)(DI), Y0
+	VMOVUPS (SP_RX)(DI), Y1
+	VMOVUPS (SP_RY)(DI), Y2
+	VMOVUPS (SP_RZ)(DI), Y3
+	JMP     turn
 
 ident:
-	MOVAPS X8, X1
-	MOVAPS X9, X2
-	MOVAPS X10, X3
-	MOVUPS quad_rw(DI), X10
-	MOVUPS quad_rx(DI), X11
-	MOVUPS quad_ry(DI), X12
-	MOVUPS quad_rz(DI), X13
+	VMOVAPS Y8, Y1
+	VMOVAPS Y9, Y2
+	VMOVAPS Y10, Y3
+	VMOVUPS quad_rw(DI), Y10
+	VMOVUPS quad_rx(DI), Y11
+	VMOVUPS quad_ry(DI), Y12
+	VMOVUPS quad_rz(DI), Y13
 
 turn:
-	// world := r*restRot; r in X0-X3, restRot in X10-X13
-	QMUL(X0, X1, X2, X3, X10, X11, X12, X13, X4, X5, X6, X7, X8) // world X4-X7
+	// world := r*restRot; r in Y0-Y3, restRot in Y10-Y13
+	VQMUL(Y0, Y1, Y2, Y3, Y10, Y11, Y12, Y13, Y4, Y5, Y6, Y7, Y8) // world Y4-Y7
 
 	// local := pr.conj() * world
-	MOVUPS sign<>(SB), X8
-	MOVUPS quad_rw(DI), X0
-	MOVUPS quad_rx(DI), X1
-	XORPS  X8, X1
-	MOVUPS quad_ry(DI), X2
-	XORPS  X8, X2
-	MOVUPS quad_rz(DI), X3
-	XORPS  X8, X3
-	QMUL(X0, X1, X2, X3, X4, X5, X6, X7, X9, X10, X11, X12, X8) // local X9-X12
-	MOVUPS X4, quad_rw(DI)
-	MOVUPS X5, quad_rx(DI)
-	MOVUPS X6, quad_ry(DI)
-	MOVUPS X7, quad_rz(DI)
-
-	// *dst = local.quat(): rows w, x, y, z
-	MOVQ   CX, AX
-	SHLQ   $4, AX // i*16
-	TRANSPOSE(X9, X10, X11, X12, X13, X14) // slots 0-3: X10 X14 X12 X11
-	CMPB quad_full(DI), $0
-	JNE  dstfull
-	STOREPTR(quad_dst, 0, R8)
-	MOVUPS X10, (R8)
-	STOREPTR(quad_dst, 1, R8)
-	MOVUPS X14, (R8)
-	STOREPTR(quad_dst, 2, R8)
-	MOVUPS X12, (R8)
-	STOREPTR(quad_dst, 3, R8)
-	MOVUPS X11, (R8)
-	JMP  dstdone
-
-dstfull:
-	STOREPTRFULL(quad_dst, 0, R8)
-	MOVUPS X10, (R8)
-	STOREPTRFULL(quad_dst, 1, R8)
-	MOVUPS X14, (R8)
-	STOREPTRFULL(quad_dst, 2, R8)
-	MOVUPS X12, (R8)
-	STOREPTRFULL(quad_dst, 3, R8)
-	MOVUPS X11, (R8)
-
-dstdone:
+	VBROADCASTSS sign<>(SB), Y8
+	VMOVUPS      quad_rw(DI), Y0
+	VMOVUPS      quad_rx(DI), Y1
+	VXORPS       Y8, Y1, Y1
+	VMOVUPS      quad_ry(DI), Y2
+	VXORPS       Y8, Y2, Y2
+	VMOVUPS      quad_rz(DI), Y3
+	VXORPS       Y8, Y3, Y3
+	VQMUL(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y9, Y10, Y11, Y12, Y8) // local Y9-Y12
+	VMOVUPS      Y4, quad_rw(DI)
+	VMOVUPS      Y5, quad_rx(DI)
+	VMOVUPS      Y6, quad_ry(DI)
+	VMOVUPS      Y7, quad_rz(DI)
+	VMOVUPS      Y9, (SP_OW)(DI)
+	VMOVUPS      Y10, (SP_OX)(DI)
+	VMOVUPS      Y11, (SP_OY)(DI)
+	VMOVUPS      Y12, (SP_OZ)(DI)
 
 	// head = next; next in centre space: cr⁻¹.rot(next - cp)
-	MOVUPS quad_nx(DI), X0
-	MOVUPS quad_ny(DI), X1
-	MOVUPS quad_nz(DI), X2
-	MOVUPS X0, quad_hx(DI)
-	MOVUPS X1, quad_hy(DI)
-	MOVUPS X2, quad_hz(DI)
-	CMPB   quad_centred(DI), $0
-	JEQ    store
-	MOVUPS quad_cpx(DI), X3
-	SUBPS  X3, X0
-	MOVUPS quad_cpy(DI), X3
-	SUBPS  X3, X1
-	MOVUPS quad_cpz(DI), X3
-	SUBPS  X3, X2
-	MOVUPS sign<>(SB), X7
-	MOVUPS quad_crx(DI), X3
-	XORPS  X7, X3
-	MOVUPS quad_cry(DI), X4
-	XORPS  X7, X4
-	MOVUPS quad_crz(DI), X5
-	XORPS  X7, X5
-	MOVUPS quad_crw(DI), X6
-	ROT(X3, X4, X5, X6, X0, X1, X2, X7, X8, X9, X10, X11)
+	VMOVUPS quad_nx(DI), Y0
+	VMOVUPS quad_ny(DI), Y1
+	VMOVUPS quad_nz(DI), Y2
+	VMOVUPS Y0, quad_hx(DI)
+	VMOVUPS Y1, quad_hy(DI)
+	VMOVUPS Y2, quad_hz(DI)
+	CMPB    quad_centred(DI), $0
+	JEQ     store
+	VMOVUPS quad_cpx(DI), Y3
+	VSUBPS  Y3, Y0, Y0
+	VMOVUPS quad_cpy(DI), Y3
+	VSUBPS  Y3, Y1, Y1
+	VMOVUPS quad_cpz(DI), Y3
+	VSUBPS  Y3, Y2, Y2
+	VBROADCASTSS sign<>(SB), Y7
+	VMOVUPS quad_crx(DI), Y3
+	VXORPS  Y7, Y3, Y3
+	VMOVUPS quad_cry(DI), Y4
+	VXORPS  Y7, Y4, Y4
+	VMOVUPS quad_crz(DI), Y5
+	VXORPS  Y7, Y5, Y5
+	VMOVUPS quad_crw(DI), Y6
+	VROT(Y3, Y4, Y5, Y6, Y0, Y1, Y2, Y7, Y8, Y9, Y10, Y11)
 
 store:
 	// q.bad |= bits of next-next
-	MOVAPS X0, X4
-	SUBPS  X0, X4
-	MOVAPS X1, X5
-	SUBPS  X1, X5
-	ORPS   X5, X4
-	MOVAPS X2, X5
-	SUBPS  X2, X5
-	ORPS   X5, X4
-	MOVUPS quad_bad(DI), X5
-	ORPS   X5, X4
-	MOVUPS X4, quad_bad(DI)
+	VSUBPS  Y0, Y0, Y4
+	VSUBPS  Y1, Y1, Y5
+	VORPS   Y5, Y4, Y4
+	VSUBPS  Y2, Y2, Y5
+	VORPS   Y5, Y4, Y4
+	VMOVUPS quad_bad(DI), Y5
+	VORPS   Y5, Y4, Y4
+	VMOVUPS Y4, quad_bad(DI)
+	VMOVUPS Y0, (SP_TX)(DI)
+	VMOVUPS Y1, (SP_TY)(DI)
+	VMOVUPS Y2, (SP_TZ)(DI)
+	VZEROUPPER
 
-	// *cur = next.vec()
-	LEAQ  (CX)(CX*2), AX
-	SHLQ  $2, AX // i*12
-	XORPS X3, X3
-	TRANSPOSE(X0, X1, X2, X3, X4, X5) // slots 0-3: X1 X5 X3 X2
+	// *dst = local.quat(); *cur = next.vec()
+	MOVQ CX, AX
+	SHLQ $4, AX // i*16
+	LEAQ (CX)(CX*2), R14
+	SHLQ $2, R14 // i*12
 	CMPB quad_full(DI), $0
-	JNE  curfull
-	STOREPTR(quad_cur, 0, R8)
-	STOREV3(X1, R8, X6)
-	STOREPTR(quad_cur, 1, R8)
-	STOREV3(X5, R8, X6)
-	STOREPTR(quad_cur, 2, R8)
-	STOREV3(X3, R8, X6)
-	STOREPTR(quad_cur, 3, R8)
-	STOREV3(X2, R8, X6)
-	JMP  curdone
+	JNE  full
+	SCATTERB(STOREPTR, 0, 1, 2, 3, 0)
+	SCATTERB(STOREPTR, 4, 5, 6, 7, 16)
+	MOVB $1, ret+16(FP)
+	RET
 
-curfull:
-	STOREPTRFULL(quad_cur, 0, R8)
-	STOREV3(X1, R8, X6)
-	STOREPTRFULL(quad_cur, 1, R8)
-	STOREV3(X5, R8, X6)
-	STOREPTRFULL(quad_cur, 2, R8)
-	STOREV3(X3, R8, X6)
-	STOREPTRFULL(quad_cur, 3, R8)
-	STOREV3(X2, R8, X6)
-
-curdone:
+full:
+	SCATTERB(STOREPTRFULL, 0, 1, 2, 3, 0)
+	SCATTERB(STOREPTRFULL, 4, 5, 6, 7, 16)
 	MOVB $1, ret+16(FP)
 	RET
 
 decline:
+	VZEROUPPER
 	MOVB $0, ret+16(FP)
 	RET
