@@ -47,6 +47,10 @@ type quad struct {
 	// full: every slot has a joint at every level (springs of one
 	// length), so stage A need not work out which do.
 	full bool
+	// oneChain: full, and every slot's joints are one slice (the same
+	// spring of characters of one rig, built through one VRMShapes), so
+	// stage A broadcasts the joint's rest axis and length.
+	oneChain bool
 
 	// Stage A's results, which collisions edit: the new tail, its unit
 	// direction from the head, the rest direction; and for the collisions
@@ -283,6 +287,10 @@ func (q *quad) run() {
 	}
 	n0, n1 := len(q.joints[0]), len(q.joints[1])
 	q.full = len(q.joints[slotCount-1]) == n0
+	q.oneChain = q.full
+	for s := range slotCount {
+		q.oneChain = q.oneChain && &q.joints[s][0] == &q.joints[0][0]
+	}
 	for i := range n1 {
 		if ft := stageA(q, i); ft != noTouch || !q.shared || len(q.cols) > tabN {
 			q.collide(ft)

@@ -121,6 +121,14 @@ func newQuadCase(rng *rand.Rand, lens [slotCount]int, i int, centred, identRot b
 		}
 		q.setCols(s)
 	}
+	// Half the full quads hold one chain in every slot, as quad.run finds
+	// for the same spring of characters of one rig.
+	if q.full && rng.Intn(2) == 0 {
+		for s := range slotCount {
+			c.joints[s], q.joints[s] = c.joints[0], c.joints[0]
+		}
+		q.oneChain = true
+	}
 	// identAll as quad.load sets it: every joint of every slot's chain.
 	for s := range slotCount {
 		for k := range c.joints[s] {

@@ -66,12 +66,9 @@ GLOBL bits<>(SB), RODATA|NOPTR, $32
 	MOVL $0, (quad_r+4*s)(DI); \
 skip:
 
-// GATHERA reads slots s0..s3 into half h of the spill columns: the
-// joint's rest axis and length, the previous tail (p := *prev) and the
-// current one, which becomes the previous (c := *cur; *prev = c). J, L
-// and S are the pointer macros: JOINTPTR, LOADPTR and STOREPTR, or their
-// FULL forms.
-#define GATHERA(J, L, S, s0, s1, s2, s3, h) \
+// GATHERJ reads the joint's rest axis and length of slots s0..s3 into
+// half h of the spill columns. J is JOINTPTR or JOINTPTRFULL.
+#define GATHERJ(J, s0, s1, s2, s3, h) \
 	J(s0, R8); \
 	J(s1, R9); \
 	J(s2, R10); \
@@ -81,7 +78,13 @@ skip:
 	MOVUPS vrmJoint_restAxis(R10), X2; \
 	MOVUPS vrmJoint_restAxis(R11), X3; \
 	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
-	COLS(X1, X5, X3, X2, SP_RAX, SP_RAY, SP_RAZ, SP_LEN, h); \
+	COLS(X1, X5, X3, X2, SP_RAX, SP_RAY, SP_RAZ, SP_LEN, h)
+
+// GATHERT reads the tails of slots s0..s3 into half h of the spill
+// columns: the previous one (p := *prev) and the current one, which
+// becomes the previous (c := *cur; *prev = c). L and S are LOADPTR and
+// STOREPTR, or their FULL forms.
+#define GATHERT(L, S, s0, s1, s2, s3, h) \
 	L(quad_prev, s0, R8); \
 	LOADV3(R8, X0, X4); \
 	L(quad_prev, s1, R8); \
@@ -142,8 +145,12 @@ TEXT ·stageAVX(SB), NOSPLIT, $0-24
 	MOVB $0xff, quad_active(DI)
 	LEAQ (CX)(CX*2), AX
 	SHLQ $2, AX // i*12
-	GATHERA(JOINTPTRFULL, LOADPTRFULL, STOREPTRFULL, 0, 1, 2, 3, 0)
-	GATHERA(JOINTPTRFULL, LOADPTRFULL, STOREPTRFULL, 4, 5, 6, 7, 16)
+	GATHERT(LOADPTRFULL, STOREPTRFULL, 0, 1, 2, 3, 0)
+	GATHERT(LOADPTRFULL, STOREPTRFULL, 4, 5, 6, 7, 16)
+	CMPB quad_oneChain(DI), $0
+	JNE  gathered // the joint is broadcast below
+	GATHERJ(JOINTPTRFULL, 0, 1, 2, 3, 0)
+	GATHERJ(JOINTPTRFULL, 4, 5, 6, 7, 16)
 	JMP  gathered
 
 partial:
@@ -170,8 +177,10 @@ partial:
 	PARK(7, parked7)
 	LEAQ (CX)(CX*2), AX
 	SHLQ $2, AX // i*12
-	GATHERA(JOINTPTR, LOADPTR, STOREPTR, 0, 1, 2, 3, 0)
-	GATHERA(JOINTPTR, LOADPTR, STOREPTR, 4, 5, 6, 7, 16)
+	GATHERT(LOADPTR, STOREPTR, 0, 1, 2, 3, 0)
+	GATHERT(LOADPTR, STOREPTR, 4, 5, 6, 7, 16)
+	GATHERJ(JOINTPTR, 0, 1, 2, 3, 0)
+	GATHERJ(JOINTPTR, 4, 5, 6, 7, 16)
 
 gathered:
 	CMPB quad_perJoint(DI), $0
@@ -182,10 +191,25 @@ gathered:
 
 rest:
 	// Everything read: from here on the eight slots in YMM registers.
-	// rest := pr.rotFin(j.restAxis, pr.rotT(j.restAxis))
+	// rest := pr.rotFin(j.restAxis, pr.rotT(j.restAxis)); the rest axis
+	// and length of one chain's joint are broadcast to every slot.
+	CMPB         quad_oneChain(DI), $0
+	JEQ          restcols
+	MOVQ         quad_joints(DI), R8
+	ADDQ         DX, R8
+	VBROADCASTSS vrmJoint_restAxis(R8), Y1
+	VBROADCASTSS (vrmJoint_restAxis+4)(R8), Y5
+	VBROADCASTSS (vrmJoint_restAxis+8)(R8), Y3
+	VBROADCASTSS vrmJoint_length(R8), Y8
+	VMOVUPS      Y8, (SP_LEN)(DI)
+	JMP          restrot
+
+restcols:
 	VMOVUPS (SP_RAX)(DI), Y1
 	VMOVUPS (SP_RAY)(DI), Y5
 	VMOVUPS (SP_RAZ)(DI), Y3
+
+restrot:
 	VMOVUPS quad_rx(DI), Y6
 	VMOVUPS quad_ry(DI), Y7
 	VMOVUPS quad_rz(DI), Y8
