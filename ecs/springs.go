@@ -451,7 +451,8 @@ func (w *World) PauseVRMSprings(e ecs.Entity, paused bool) error {
 }
 
 // VRMSpringFaults returns how many times a character's VRM springs were
-// found with non-finite state and reset to the animated pose.
+// found with non-finite state and reset: such a spring shows its rest pose
+// that frame and restarts from it under the animated parent.
 func (w *World) VRMSpringFaults(e ecs.Entity) (uint32, error) {
 	h, err := w.vrmOf(e)
 	if err != nil {

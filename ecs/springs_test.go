@@ -314,6 +314,14 @@ func TestVRMNonFiniteStateResetsTheSpring(t *testing.T) {
 	if n, _ := w.VRMSpringFaults(ents[0]); n != 0 {
 		t.Fatalf("character 0 faults = %d", n)
 	}
+	// The faulted spring shows the rest pose it restarts from, which the
+	// step (writing into the pose) had overwritten.
+	p, _ := w.Pose(ents[1])
+	for j := info.Joint0; j < info.Joint0+info.N; j++ {
+		if got, want := p.LocalRot[st.VRM.JointBone[j]], st.VRM.JointDesc[j].LocalRot; got != want {
+			t.Fatalf("joint %d shows %v on the fault's frame, want its rest rotation %v", j-info.Joint0, got, want)
+		}
+	}
 	stepMoving(t, w, ents, sc, 11, 30)
 	for _, e := range ents {
 		p, _ := w.Pose(e)

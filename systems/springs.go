@@ -159,7 +159,7 @@ func (s *VRMSprings) stepSets(batch []*featureRef[components.VRMSprings], sets [
 	spring.StepVRMSpringSets(sets, s.dt)
 	for _, it := range batch {
 		h := it.feat
-		s.finish(it, s.reg.Skeletons[it.pose.Skeleton], h.First, h.First+h.Count)
+		s.finish(it, s.reg.Skeletons[it.pose.Skeleton], h.First, h.First+h.Count, true)
 	}
 }
 
@@ -172,7 +172,7 @@ func (s *VRMSprings) begin(it *featureRef[components.VRMSprings]) bool {
 		return false
 	}
 	h := it.feat
-	s.parents(it, skel, h.First, h.First+h.Count, reset)
+	s.parents(it, skel, h.First, h.First+h.Count, reset, true)
 	s.prefetch(h)
 	return true
 }
@@ -184,7 +184,9 @@ func (s *VRMSprings) begin(it *featureRef[components.VRMSprings]) bool {
 func (s *VRMSprings) prefetch(h *components.VRMSprings) {
 	st := &s.st.VRM
 	for k := h.First; k < h.First+h.Count; k++ {
-		prefetch.Range(unsafe.Pointer(st.Springs[k].Chain), 1)
+		if c := st.Springs[k].Chain; c != nil {
+			prefetch.Range(unsafe.Pointer(c), unsafe.Sizeof(*c))
+		}
 	}
 	first, last := &st.Info[h.First], &st.Info[h.First+h.Count-1]
 	j0, j1 := first.Joint0, last.Joint0+last.N
@@ -243,11 +245,21 @@ func (s *VRMSprings) stepChar(it *featureRef[components.VRMSprings]) {
 }
 
 // parents sets the parent and centre of springs lo..hi-1 from the pose
-// and resets those that restart.
-func (s *VRMSprings) parents(it *featureRef[components.VRMSprings], skel *rig.Skeleton, lo, hi int32, reset bool) {
+// and resets those that restart. It points each spring's output at its
+// rotations in the store, or, with direct, at the pose's local rotations
+// of its bones when they are one run: the pose's arrays may have moved
+// since the last frame. A flat character's springs step with the frame,
+// so nothing reads their rotations in the store.
+func (s *VRMSprings) parents(it *featureRef[components.VRMSprings], skel *rig.Skeleton, lo, hi int32, reset, direct bool) {
 	st, pool, pose, a := &s.st.VRM, s.pool, it.pose, it.pose.First
 	for k := lo; k < hi; k++ {
 		info, sp := &st.Info[k], &st.Springs[k]
+		if j0 := info.Joint0; direct && info.Contiguous {
+			b0 := a + st.JointBone[j0]
+			sp.DstLocalRot = pool.LocalRot[b0 : b0+info.N : b0+info.N]
+		} else {
+			sp.DstLocalRot = st.Rot[j0 : j0+info.N : j0+info.N]
+		}
 		if info.Depth > 0 {
 			EnsureCurrent(pool, skel, pose, it.root, max(info.Parent, info.Center))
 		}
@@ -269,7 +281,7 @@ func (s *VRMSprings) parents(it *featureRef[components.VRMSprings], skel *rig.Sk
 // accumulator.
 func (s *VRMSprings) stepRun(it *featureRef[components.VRMSprings], skel *rig.Skeleton, lo, hi int32, reset bool) {
 	st := &s.st.VRM
-	s.parents(it, skel, lo, hi, reset)
+	s.parents(it, skel, lo, hi, reset, false)
 	free := lo
 	for k := lo; k < hi; k++ {
 		if st.Info[k].FixedStep == 0 {
@@ -286,24 +298,27 @@ func (s *VRMSprings) stepRun(it *featureRef[components.VRMSprings], skel *rig.Sk
 			spring.StepVRMSprings(st.Springs[k:k+1], info.FixedStep)
 		}
 	}
-	s.finish(it, skel, lo, hi)
+	s.finish(it, skel, lo, hi, false)
 }
 
-// finish writes the new rotations of springs lo..hi-1 into the pose, or
-// resets a spring found with non-finite state.
-func (s *VRMSprings) finish(it *featureRef[components.VRMSprings], skel *rig.Skeleton, lo, hi int32) {
+// finish writes the new rotations of springs lo..hi-1 into the pose
+// (those stepped direct, see parents, are there already), or resets a
+// spring found with non-finite state, which shows the rest pose it
+// restarts from.
+func (s *VRMSprings) finish(it *featureRef[components.VRMSprings], skel *rig.Skeleton, lo, hi int32, direct bool) {
 	st, pool, pose, a := &s.st.VRM, s.pool, it.pose, it.pose.First
 	for k := lo; k < hi; k++ {
 		info, sp := &st.Info[k], &st.Springs[k]
 		j0, j1 := info.Joint0, info.Joint0+info.N
-		if sp.Bad {
-			// Keep the animated pose this frame and restart from it.
-			st.resetSpring(sp, info)
-			it.feat.Faults++
-			continue
-		}
 		bones := st.JointBone[j0:j1]
 		b0 := bones[0]
+		if sp.Bad {
+			st.resetSpring(sp, info)
+			it.feat.Faults++
+		} else if direct && info.Contiguous {
+			pose.MarkDirty(b0, skel.SubtreeEnd(int(b0)))
+			continue
+		}
 		if info.Contiguous {
 			// A loop: copy's call costs more than a spring's few rotations.
 			src := st.Rot[j0:j1]

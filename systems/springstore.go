@@ -63,7 +63,7 @@ type VRMPart struct {
 	// Per joint.
 	JointBone []int32
 	JointDesc []spring.VRMJointDesc // the joint as built, for edits
-	Rot       []mgl32.Quat          // the kernel's output
+	Rot       []mgl32.Quat          // the kernel's output, unless it writes into the pose (see VRMSprings.parents)
 	Prev, Cur []mgl32.Vec3          // the state's storage
 
 	// Per character collider, and per collider-subset element.
