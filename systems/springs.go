@@ -173,16 +173,18 @@ func (s *VRMSprings) begin(it *featureRef[components.VRMSprings]) bool {
 	}
 	h := it.feat
 	s.parents(it, skel, h.First, h.First+h.Count, reset, true)
-	s.prefetch(h)
+	s.prefetch(it)
 	return true
 }
 
-// prefetch starts loading what stepping h's springs reads and writes
-// beyond what begin touched: the chains' settings, the states, tails and
-// rotations. The step comes after the other characters of the batch are
-// prepared, by when they have arrived.
-func (s *VRMSprings) prefetch(h *components.VRMSprings) {
-	st := &s.st.VRM
+// prefetch starts loading what stepping a flat character's springs reads
+// and writes beyond what begin touched: the chains' settings, the states
+// and tails, and the pose's local rotations the step writes (a spring
+// waits for the lines it writes as for those it reads). The step comes
+// after the other characters of the batch are prepared, by when they have
+// arrived. Without it the step takes a third longer at 10,000 characters.
+func (s *VRMSprings) prefetch(it *featureRef[components.VRMSprings]) {
+	h, st, pool, a := it.feat, &s.st.VRM, s.pool, it.pose.First
 	for k := h.First; k < h.First+h.Count; k++ {
 		if c := st.Springs[k].Chain; c != nil {
 			prefetch.Range(unsafe.Pointer(c), unsafe.Sizeof(*c))
@@ -197,8 +199,16 @@ func (s *VRMSprings) prefetch(h *components.VRMSprings) {
 	prefetch.Range(unsafe.Pointer(&st.States[h.First]), uintptr(h.Count)*unsafe.Sizeof(st.States[0]))
 	prefetch.Range(unsafe.Pointer(&st.Cur[j0]), n*unsafe.Sizeof(st.Cur[0]))
 	prefetch.Range(unsafe.Pointer(&st.Prev[j0]), n*unsafe.Sizeof(st.Prev[0]))
-	prefetch.Range(unsafe.Pointer(&st.Rot[j0]), n*unsafe.Sizeof(st.Rot[0]))
+	// The springs' bones, in the usual rig one run of the pose: from the
+	// first joint's to the last one's, when that is a short run.
+	b0, b1 := a+st.JointBone[j0], a+st.JointBone[j1-1]
+	if b0 <= b1 && b1-b0 < maxPrefetchBones && int(b1) < len(pool.LocalRot) {
+		prefetch.Range(unsafe.Pointer(&pool.LocalRot[b0]), uintptr(b1-b0+1)*unsafe.Sizeof(pool.LocalRot[0]))
+	}
 }
+
+// maxPrefetchBones bounds the run of bones prefetch fetches.
+const maxPrefetchBones = 256
 
 // place brings a character's pose up to date as far as its springs read
 // it and places its colliders; it reports whether the springs restart
