@@ -172,6 +172,37 @@ func TestVRMFastPathMatchesGeneral(t *testing.T) {
 	t.Logf("largest one-step difference: %g m, %g (quaternion)", worstPos, worstRot)
 }
 
+// TestStagesWithoutSIMDGiveTheSameBits steps the scene from the same
+// state with the SIMD stages turned off, as on a processor without them
+// (the kernels jump to the scalar definitions), and on: the same bits.
+func TestStagesWithoutSIMDGiveTheSameBits(t *testing.T) {
+	simd := simdStages
+	defer func() { simdStages = simd }()
+	sc := newSpringScene(t)
+	rots := make([][]mgl32.Quat, len(sc.springs))
+	for f := 1; f <= 120; f++ {
+		sc.pose(f)
+		start := sc.copyState()
+		simdStages = false
+		StepVRMSprings(sc.springs, 1.0/60)
+		scalar := sc.copyState()
+		for k, sp := range sc.springs {
+			rots[k] = append(rots[k][:0], sp.DstLocalRot...)
+		}
+		sc.setState(start)
+		simdStages = simd
+		StepVRMSprings(sc.springs, 1.0/60)
+		for k, sp := range sc.springs {
+			for i := range sp.State.CurTail {
+				if sp.State.CurTail[i] != scalar[k][0][i] || sp.State.PrevTail[i] != scalar[k][1][i] || sp.DstLocalRot[i] != rots[k][i] {
+					t.Fatalf("frame %d spring %d joint %d: %v %v with SIMD, %v %v without", f, k, i,
+						sp.State.CurTail[i], sp.DstLocalRot[i], scalar[k][0][i], rots[k][i])
+				}
+			}
+		}
+	}
+}
+
 // quatDist is the distance between two rotations as quaternions, q and
 // -q being the same rotation: about half the angle between them, and
 // precise for small angles, unlike an arccosine of their dot product.

@@ -136,8 +136,10 @@ skip:
 	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
 	COLS(X1, X5, X3, X2, SP_GX, SP_GY, SP_GZ, SP_KEEP, h)
 
-// func stageAVX(q *quad, i int) uint64
-TEXT ·stageAVX(SB), NOSPLIT, $0-24
+// func stageA(q *quad, i int) uint64
+TEXT ·stageA(SB), NOSPLIT, $0-24
+	CMPB ·simdStages(SB), $0
+	JEQ  scalar
 	MOVQ q+0(FP), DI
 	SLOTS
 	CMPB quad_full(DI), $0
@@ -605,3 +607,6 @@ touched:
 	VZEROUPPER
 	MOVQ DX, ret+16(FP)
 	RET
+
+scalar:
+	JMP ·stageAGo(SB)

@@ -67,8 +67,10 @@ GLOBL sign<>(SB), RODATA|NOPTR, $4
 	STOREV3(X2, R8, X6); \
 	XCHGQ  AX, R14
 
-// func stageBVX(q *quad, i int) bool
-TEXT ·stageBVX(SB), NOSPLIT, $0-17
+// func stageB(q *quad, i int) bool
+TEXT ·stageB(SB), NOSPLIT, $0-17
+	CMPB ·simdStages(SB), $0
+	JEQ  scalar
 	MOVQ q+0(FP), DI
 	SLOTS
 
@@ -255,3 +257,6 @@ decline:
 	VZEROUPPER
 	MOVB $0, ret+16(FP)
 	RET
+
+scalar:
+	JMP ·stageBScalar(SB)
