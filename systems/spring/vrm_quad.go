@@ -15,11 +15,11 @@ const slotCount = 8
 // to collide1: every byte 0xff.
 const noTouch = 1<<(8*slotCount) - 1
 
-// quad is up to slotCount fast-path springs stepped side by side. Their state
-// is struct-of-arrays, element s of every array belonging to the spring in
-// slot s, so that one SIMD instruction serves them all (stageA, stageB);
-// the scalar stageA1, touch1 and stageB1 compute exactly the same per
-// slot.
+// quad (named when it had four slots) is up to slotCount fast-path
+// springs stepped side by side. Their state is struct-of-arrays, element s
+// of every array belonging to the spring in slot s, so that one SIMD
+// instruction serves them all (stageA, stageB); the scalar stageA1,
+// touch1 and stageB1 compute exactly the same per slot.
 //
 // At joint i, slot s has a joint when i < len(joints[s]). One that has
 // none (empty, or its spring is shorter) reads idleJoint, idleVec and
@@ -90,8 +90,9 @@ type quad struct {
 	// stores; non-zero for a slot when one was not finite.
 	bad [slotCount]uint32
 
-	// Scratch of the SIMD kernels: values that do not fit in registers,
-	// and where they store for a slot without a joint.
+	// Scratch of the SIMD kernels: the slots' rows gathered into columns
+	// and values that do not fit in registers (vrm_simd_amd64.h names the
+	// columns), and where they store for a slot without a joint.
 	spill [19][slotCount]float32
 	sink  [4]float32
 }
