@@ -229,87 +229,112 @@ func (c *quadCase) sameBits(d *quadCase) (bool, string) {
 // bits, for every mix of slot lengths, centres and rest rotations.
 func TestStagesMatchScalar(t *testing.T) {
 	rng := rand.New(rand.NewSource(9))
-	declined, touched, exact, centre := 0, 0, 0, 0
+	var st stageStats
 	for n := range 20000 {
-		var lens [slotCount]int
-		for s := range lens {
-			lens[s] = rng.Intn(4)
-		}
-		lens[rng.Intn(slotCount)] = 1 + rng.Intn(4)
-		if n%4 == 0 { // a full quad: springs of one length
-			for s := range lens {
-				lens[s] = lens[0] + 1
-			}
-		}
-		i := rng.Intn(slices.Max(lens[:]))
-		a := newQuadCase(rng, lens, i, n%3 == 0, n%2 == 0)
-		if n%50 == 0 && len(a.q.cols) > 0 {
-			// A zero-length bone whose tail is the centre of a sphere:
-			// Push's push along +Y.
-			for s := range slotCount {
-				if i < lens[s] {
-					a.joints[s][i].length = 0
-					h := mgl32.Vec3{a.q.hx[s], a.q.hy[s], a.q.hz[s]}
-					a.q.scol[s] = append([]collide.Shape(nil), a.q.scol[s]...)
-					a.q.scol[s][0] = collide.Shape{Kind: collide.Sphere, A: h, B: h, RA: 0.1, RB: 0.1}
-					a.q.cols = a.q.scol[0]
-					a.q.tabKey = [slotCount]*collide.Shape{}
-					a.q.fillTab()
-					a.q.near |= 1
-					centre++
-					break
-				}
-			}
-		}
-		g := a.clone()
-		fa, fg := stageA(&a.q, i), stageAGo(&g.q, i)
-		if ok, what := a.sameBits(g); !ok {
-			t.Fatalf("case %d: stage A differs from stageA1 in %s", n, what)
-		}
-		if fa != fg {
-			t.Fatalf("case %d: stage A's first touches %#x, firstTouchGo %#x", n, fa, fg)
-		}
-		for s := range slotCount {
-			if c := fa >> (8 * s) & 0xff; c != 0xff {
-				touched++
-				if col := &a.q.tab[c]; col.kind <= collide.Plane && col.bound == uint8(collide.Outside) {
-					exact++
-				}
-			}
-		}
-		if rng.Intn(20) == 0 {
-			// A tail pushed onto the far side: the float64 fromTo.
-			s := rng.Intn(slotCount)
-			if a.q.active&(1<<s) != 0 {
-				a.q.dx[s], a.q.dy[s], a.q.dz[s] = -a.q.ax[s], -a.q.ay[s], -a.q.az[s]
-				g.q.dx[s], g.q.dy[s], g.q.dz[s] = -g.q.ax[s], -g.q.ay[s], -g.q.az[s]
-			}
-		}
-		if !stageB(&a.q, i) {
-			declined++
-			if ok, what := a.sameBits(g); !ok {
-				t.Fatalf("case %d: stage B declined but changed %s", n, what)
-			}
-			stageBGo(&a.q, i)
-		}
-		stageBGo(&g.q, i)
-		if ok, what := a.sameBits(g); !ok {
-			t.Fatalf("case %d: stage B differs from stageB1 in %s", n, what)
-		}
-		for s := range slotCount {
-			if i < lens[s] {
-				allFinite(t, "stage B", a.cur[s][i:i+1], a.dst[s][i:i+1])
-			}
-		}
+		stageCase(t, rng, n, &st)
 	}
-	if simdStages && declined == 0 {
+	if simdStages && st.declined == 0 {
 		t.Error("stage B never declined: the opposite case is not tested")
 	}
-	if centre < 100 {
-		t.Errorf("only %d tails at a sphere's centre", centre)
+	if st.centre < 100 {
+		t.Errorf("only %d tails at a sphere's centre", st.centre)
 	}
-	if touched < 5000 || exact < 2000 {
-		t.Errorf("tails touched %d colliders (%d by a test, not by kind): too few to test the collider test", touched, exact)
+	if st.touched < 5000 || st.exact < 2000 {
+		t.Errorf("tails touched %d colliders (%d by a test, not by kind): too few to test the collider test", st.touched, st.exact)
+	}
+}
+
+// FuzzStagesMatchScalar runs one case of TestStagesMatchScalar from a
+// fuzzed seed; n picks the kind of case (full, centred, rest rotations).
+func FuzzStagesMatchScalar(f *testing.F) {
+	for n := range 8 {
+		f.Add(int64(n), uint16(n))
+	}
+	f.Fuzz(func(t *testing.T, seed int64, n uint16) {
+		var st stageStats
+		stageCase(t, rand.New(rand.NewSource(seed)), int(n), &st)
+	})
+}
+
+// stageStats counts what the stage cases exercised.
+type stageStats struct {
+	declined, touched, exact, centre int
+}
+
+// stageCase runs stage A and B (SIMD on amd64) and their scalar
+// definitions on case n, a random quad from rng, and fails t unless they
+// give the same bits.
+func stageCase(t testing.TB, rng *rand.Rand, n int, st *stageStats) {
+	t.Helper()
+	var lens [slotCount]int
+	for s := range lens {
+		lens[s] = rng.Intn(4)
+	}
+	lens[rng.Intn(slotCount)] = 1 + rng.Intn(4)
+	if n%4 == 0 { // a full quad: springs of one length
+		for s := range lens {
+			lens[s] = lens[0] + 1
+		}
+	}
+	i := rng.Intn(slices.Max(lens[:]))
+	a := newQuadCase(rng, lens, i, n%3 == 0, n%2 == 0)
+	if n%50 == 0 && len(a.q.cols) > 0 {
+		// A zero-length bone whose tail is the centre of a sphere:
+		// Push's push along +Y.
+		for s := range slotCount {
+			if i < lens[s] {
+				a.joints[s][i].length = 0
+				h := mgl32.Vec3{a.q.hx[s], a.q.hy[s], a.q.hz[s]}
+				a.q.scol[s] = append([]collide.Shape(nil), a.q.scol[s]...)
+				a.q.scol[s][0] = collide.Shape{Kind: collide.Sphere, A: h, B: h, RA: 0.1, RB: 0.1}
+				a.q.cols = a.q.scol[0]
+				a.q.tabKey = [slotCount]*collide.Shape{}
+				a.q.fillTab()
+				a.q.near |= 1
+				st.centre++
+				break
+			}
+		}
+	}
+	g := a.clone()
+	fa, fg := stageA(&a.q, i), stageAGo(&g.q, i)
+	if ok, what := a.sameBits(g); !ok {
+		t.Fatalf("case %d: stage A differs from stageA1 in %s", n, what)
+	}
+	if fa != fg {
+		t.Fatalf("case %d: stage A's first touches %#x, firstTouchGo %#x", n, fa, fg)
+	}
+	for s := range slotCount {
+		if c := fa >> (8 * s) & 0xff; c != 0xff {
+			st.touched++
+			if col := &a.q.tab[c]; col.kind <= collide.Plane && col.bound == uint8(collide.Outside) {
+				st.exact++
+			}
+		}
+	}
+	if rng.Intn(20) == 0 {
+		// A tail pushed onto the far side: the float64 fromTo.
+		s := rng.Intn(slotCount)
+		if a.q.active&(1<<s) != 0 {
+			a.q.dx[s], a.q.dy[s], a.q.dz[s] = -a.q.ax[s], -a.q.ay[s], -a.q.az[s]
+			g.q.dx[s], g.q.dy[s], g.q.dz[s] = -g.q.ax[s], -g.q.ay[s], -g.q.az[s]
+		}
+	}
+	if !stageB(&a.q, i) {
+		st.declined++
+		if ok, what := a.sameBits(g); !ok {
+			t.Fatalf("case %d: stage B declined but changed %s", n, what)
+		}
+		stageBGo(&a.q, i)
+	}
+	stageBGo(&g.q, i)
+	if ok, what := a.sameBits(g); !ok {
+		t.Fatalf("case %d: stage B differs from stageB1 in %s", n, what)
+	}
+	for s := range slotCount {
+		if i < lens[s] {
+			allFinite(t, "stage B", a.cur[s][i:i+1], a.dst[s][i:i+1])
+		}
 	}
 }
 
