@@ -86,6 +86,7 @@ func BenchmarkChain(b *testing.B) {
 				}
 				b.ReportMetric(d("chain.step")/float64(steps), "ns/particle-step")
 				b.ReportMetric((d("chain.prepare")+d("chain.step")+d("chain.apply"))/float64(steps), "ns/particle-frame")
+				b.ReportMetric(d("chain.prepare")/float64(b.N*chars), "ns/char-prepare")
 			})
 		}
 	}
