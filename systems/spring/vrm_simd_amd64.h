@@ -93,6 +93,23 @@
 #define SP_TY quad_spill+32*13
 #define SP_TZ quad_spill+32*14
 
+// PTRS4 sets R8..R11 to the records of slots s0..s3 with the pointer
+// macro P (JOINTPTR, SETPTR, ...).
+#define PTRS4(P, s0, s1, s2, s3) \
+	P(s0, R8); \
+	P(s1, R9); \
+	P(s2, R10); \
+	P(s3, R11)
+
+// ROWS4 loads the 16-byte rows at offset field of the records R8..R11
+// point to and transposes them: X1, X5, X3, X2 hold their elements 0..3.
+#define ROWS4(field) \
+	MOVUPS field(R8), X0; \
+	MOVUPS field(R9), X1; \
+	MOVUPS field(R10), X2; \
+	MOVUPS field(R11), X3; \
+	TRANSPOSE(X0, X1, X2, X3, X4, X5)
+
 // COLS stores rows r0..r3, transposed by TRANSPOSE(r0, r1, r2, r3, t0,
 // t1), as the half h of columns c0..c3 (element 0..3 of the rows).
 #define COLS(r1, t1, r3, r2, c0, c1, c2, c3, h) \

@@ -104,6 +104,24 @@ func (sc *springScene) setState(st [][2][]mgl32.Vec3) {
 	}
 }
 
+// stepTwice steps the scene's springs by StepVRMSprings twice from the
+// same state, first after setup1, then after setup2, and returns the
+// first step's tails and rotations; the scene keeps the second's.
+func (sc *springScene) stepTwice(setup1, setup2 func()) ([][2][]mgl32.Vec3, [][]mgl32.Quat) {
+	start := sc.copyState()
+	setup1()
+	StepVRMSprings(sc.springs, 1.0/60)
+	tails := sc.copyState()
+	rots := make([][]mgl32.Quat, len(sc.springs))
+	for k, sp := range sc.springs {
+		rots[k] = append([]mgl32.Quat(nil), sp.DstLocalRot...)
+	}
+	sc.setState(start)
+	setup2()
+	StepVRMSprings(sc.springs, 1.0/60)
+	return tails, rots
+}
+
 func TestStepVRMSpringsMatchesStepVRM(t *testing.T) {
 	a, b := newSpringScene(t), newSpringScene(t)
 	touched := false
@@ -142,20 +160,11 @@ func TestStepVRMSpringsMatchesStepVRM(t *testing.T) {
 func TestVRMFastPathMatchesGeneral(t *testing.T) {
 	defer func() { fastPath = true }()
 	sc := newSpringScene(t)
-	rots := make([][]mgl32.Quat, len(sc.springs))
 	worstPos, worstRot := 0.0, 0.0
 	for f := 1; f <= 240; f++ {
 		sc.pose(f)
-		start := sc.copyState()
-		fastPath = false
-		StepVRMSprings(sc.springs, 1.0/60)
-		general := sc.copyState()
-		for k, sp := range sc.springs {
-			rots[k] = append(rots[k][:0], sp.DstLocalRot...)
-		}
-		sc.setState(start)
-		fastPath = true
-		StepVRMSprings(sc.springs, 1.0/60) // continue from the fast result
+		// Then continue from the fast result.
+		general, rots := sc.stepTwice(func() { fastPath = false }, func() { fastPath = true })
 		for k, sp := range sc.springs {
 			for i := range sp.State.CurTail {
 				worstPos = max(worstPos, float64(dist(sp.State.CurTail[i], general[k][0][i])))
@@ -179,19 +188,9 @@ func TestStagesWithoutSIMDGiveTheSameBits(t *testing.T) {
 	simd := simdStages
 	defer func() { simdStages = simd }()
 	sc := newSpringScene(t)
-	rots := make([][]mgl32.Quat, len(sc.springs))
 	for f := 1; f <= 120; f++ {
 		sc.pose(f)
-		start := sc.copyState()
-		simdStages = false
-		StepVRMSprings(sc.springs, 1.0/60)
-		scalar := sc.copyState()
-		for k, sp := range sc.springs {
-			rots[k] = append(rots[k][:0], sp.DstLocalRot...)
-		}
-		sc.setState(start)
-		simdStages = simd
-		StepVRMSprings(sc.springs, 1.0/60)
+		scalar, rots := sc.stepTwice(func() { simdStages = false }, func() { simdStages = simd })
 		for k, sp := range sc.springs {
 			for i := range sp.State.CurTail {
 				if sp.State.CurTail[i] != scalar[k][0][i] || sp.State.PrevTail[i] != scalar[k][1][i] || sp.DstLocalRot[i] != rots[k][i] {

@@ -31,6 +31,29 @@ DATA bits<>+24(SB)/4, $64
 DATA bits<>+28(SB)/4, $128
 GLOBL bits<>(SB), RODATA|NOPTR, $32
 
+// NORMREST sets (x, y, z) to d.norm(rest): d scaled by 1/sqrt(l2), its
+// squared length, where 1e-12 < l2 <= math.MaxFloat32, else the rest
+// direction (quad.ax, ay, az). m is left the mask of the slots scaled;
+// l2, t and u are clobbered.
+#define NORMREST(x, y, z, l2, m, t, u) \
+	VBROADCASTSS tiny<>(SB), m; \
+	VCMPPS       $1, l2, m, m; \
+	VBROADCASTSS huge<>(SB), u; \
+	VCMPPS       $2, u, l2, t; \
+	VANDPS       t, m, m; \
+	VSQRTPS      l2, l2; \
+	VBROADCASTSS one<>(SB), t; \
+	VDIVPS       l2, t, t; \
+	VMULPS       t, x, x; \
+	VMULPS       t, y, y; \
+	VMULPS       t, z, z; \
+	VMOVUPS      quad_ax(DI), u; \
+	SEL(m, x, u, x); \
+	VMOVUPS      quad_ay(DI), u; \
+	SEL(m, y, u, y); \
+	VMOVUPS      quad_az(DI), u; \
+	SEL(m, z, u, z)
+
 // ACTIVE sets bit s of BL when slot s has a joint at i (CX): i <
 // len(q.joints[s]). AL is clobbered.
 #define ACTIVE(s) \
@@ -69,15 +92,8 @@ skip:
 // GATHERJ reads the joint's rest axis and length of slots s0..s3 into
 // half h of the spill columns. J is JOINTPTR or JOINTPTRFULL.
 #define GATHERJ(J, s0, s1, s2, s3, h) \
-	J(s0, R8); \
-	J(s1, R9); \
-	J(s2, R10); \
-	J(s3, R11); \
-	MOVUPS vrmJoint_restAxis(R8), X0; \
-	MOVUPS vrmJoint_restAxis(R9), X1; \
-	MOVUPS vrmJoint_restAxis(R10), X2; \
-	MOVUPS vrmJoint_restAxis(R11), X3; \
-	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
+	PTRS4(J, s0, s1, s2, s3); \
+	ROWS4(vrmJoint_restAxis); \
 	COLS(X1, X5, X3, X2, SP_RAX, SP_RAY, SP_RAZ, SP_LEN, h)
 
 // GATHERT reads the tails of slots s0..s3 into half h of the spill
@@ -117,23 +133,12 @@ skip:
 // GATHERSETS reads the settings rows of slots s0..s3 (idle ones past
 // their springs) into half h of the spill columns.
 #define GATHERSETS(s0, s1, s2, s3, h) \
-	SETPTR(s0, R8); \
-	SETPTR(s1, R9); \
-	SETPTR(s2, R10); \
-	SETPTR(s3, R11); \
-	MOVUPS vrmSet_stiffness(R8), X0; \
-	MOVUPS vrmSet_stiffness(R9), X1; \
-	MOVUPS vrmSet_stiffness(R10), X2; \
-	MOVUPS vrmSet_stiffness(R11), X3; \
-	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
+	PTRS4(SETPTR, s0, s1, s2, s3); \
+	ROWS4(vrmSet_stiffness); \
 	MOVUPS X1, (SP_STF+h)(DI); \
 	MOVUPS X5, (SP_FRC+h)(DI); \
 	MOVUPS X3, (SP_HIT+h)(DI); \
-	MOVUPS vrmSet_gravity(R8), X0; \
-	MOVUPS vrmSet_gravity(R9), X1; \
-	MOVUPS vrmSet_gravity(R10), X2; \
-	MOVUPS vrmSet_gravity(R11), X3; \
-	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
+	ROWS4(vrmSet_gravity); \
 	COLS(X1, X5, X3, X2, SP_GX, SP_GY, SP_GZ, SP_KEEP, h)
 
 // func stageA(q *quad, i int) uint64
@@ -338,23 +343,7 @@ integrate:
 	VDOT3(Y9, Y10, Y11, Y9, Y10, Y11, Y12, Y13)
 
 	// dir := d.scale(1/sqrt(l2)) where l2 > 1e-12 && l2 <= math.MaxFloat32, else rest
-	VBROADCASTSS tiny<>(SB), Y13
-	VCMPPS       $1, Y12, Y13, Y13 // 1e-12 < l2
-	VBROADCASTSS huge<>(SB), Y0
-	VCMPPS       $2, Y0, Y12, Y14 // l2 <= MaxFloat32
-	VANDPS       Y14, Y13, Y13
-	VSQRTPS      Y12, Y12
-	VBROADCASTSS one<>(SB), Y14
-	VDIVPS       Y12, Y14, Y14
-	VMULPS       Y14, Y9, Y9
-	VMULPS       Y14, Y10, Y10
-	VMULPS       Y14, Y11, Y11
-	VMOVUPS      quad_ax(DI), Y0
-	SEL(Y13, Y9, Y0, Y9)
-	VMOVUPS      quad_ay(DI), Y0
-	SEL(Y13, Y10, Y0, Y10)
-	VMOVUPS      quad_az(DI), Y0
-	SEL(Y13, Y11, Y0, Y11) // dir Y9 Y10 Y11
+	NORMREST(Y9, Y10, Y11, Y12, Y13, Y14, Y0) // dir Y9 Y10 Y11
 
 	// next = head.add(dir.scale(lk)), into Y0 Y1 Y2 for the collider pass
 	VMOVUPS quad_lk(DI), Y12
@@ -560,23 +549,7 @@ sphere:
 	VMOVUPS      quad_hz(DI), Y9
 	VSUBPS       Y9, Y6, Y6
 	VDOT3(Y4, Y5, Y6, Y4, Y5, Y6, Y13, Y14) // l2
-	VBROADCASTSS tiny<>(SB), Y11
-	VCMPPS       $1, Y13, Y11, Y11 // 1e-12 < l2
-	VBROADCASTSS huge<>(SB), Y10
-	VCMPPS       $2, Y10, Y13, Y14 // l2 <= MaxFloat32: finite
-	VANDPS       Y14, Y11, Y11
-	VSQRTPS      Y13, Y13
-	VBROADCASTSS one<>(SB), Y14
-	VDIVPS       Y13, Y14, Y14
-	VMULPS       Y14, Y4, Y4
-	VMULPS       Y14, Y5, Y5
-	VMULPS       Y14, Y6, Y6
-	VMOVUPS      quad_ax(DI), Y10
-	SEL(Y11, Y4, Y10, Y4)
-	VMOVUPS      quad_ay(DI), Y10
-	SEL(Y11, Y5, Y10, Y5)
-	VMOVUPS      quad_az(DI), Y10
-	SEL(Y11, Y6, Y10, Y6) // dir Y4 Y5 Y6
+	NORMREST(Y4, Y5, Y6, Y13, Y11, Y14, Y10) // dir Y4 Y5 Y6
 	VMOVUPS      quad_lk(DI), Y10
 	VMULPS       Y10, Y4, Y11
 	VADDPS       Y11, Y7, Y7

@@ -23,20 +23,13 @@ GLOBL sign<>(SB), RODATA|NOPTR, $4
 // GATHERLR reads the rest rotations of slots s0..s3 into half h of the
 // spill columns.
 #define GATHERLR(s0, s1, s2, s3, h) \
-	JOINTPTR(s0, R8); \
-	JOINTPTR(s1, R9); \
-	JOINTPTR(s2, R10); \
-	JOINTPTR(s3, R11); \
-	MOVUPS vrmJoint_localRot(R8), X0; \
-	MOVUPS vrmJoint_localRot(R9), X1; \
-	MOVUPS vrmJoint_localRot(R10), X2; \
-	MOVUPS vrmJoint_localRot(R11), X3; \
-	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
+	PTRS4(JOINTPTR, s0, s1, s2, s3); \
+	ROWS4(vrmJoint_localRot); \
 	COLS(X1, X5, X3, X2, SP_LRW, SP_LRX, SP_LRY, SP_LRZ, h)
 
 // SCATTERB writes half h of the output columns to slots s0..s3: *dst =
 // local.quat() (AX = i*16), then *cur = next.vec() (R14 = i*12). P is
-// STOREPTR or STOREPTRFULL.
+// STOREPTR or STOREPTRFULL. Its tails are stage A's GATHERT in reverse.
 #define SCATTERB(P, s0, s1, s2, s3, h) \
 	MOVUPS (SP_OW+h)(DI), X9; \
 	MOVUPS (SP_OX+h)(DI), X10; \
