@@ -336,6 +336,45 @@ func TestVRMNonFiniteStateResetsTheSpring(t *testing.T) {
 	}
 }
 
+// TestVRMSpringsFollowThePoseWhenItsArraysMove adds characters to one of
+// two alike worlds mid-run, which moves the pose pool's arrays: batched
+// springs write their rotations straight into the pose, and must follow
+// it, so that both worlds' characters keep the same poses bit for bit.
+func TestVRMSpringsFollowThePoseWhenItsArraysMove(t *testing.T) {
+	a, entsA, sc := vrmWorld(t, 3, 1, nil)
+	defer a.Close()
+	b, entsB, _ := vrmWorld(t, 3, 1, nil)
+	defer b.Close()
+	stepMoving(t, a, entsA, sc, 0, 20)
+	stepMoving(t, b, entsB, sc, 0, 20)
+	p, _ := a.Pose(entsA[0])
+	before := &p.LocalRot[0]
+	for range 50 {
+		if _, err := a.AddCharacter(sc.Skeleton, sway.Identity()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stepMoving(t, a, entsA, sc, 20, 40)
+	stepMoving(t, b, entsB, sc, 20, 40)
+	if p, _ = a.Pose(entsA[0]); &p.LocalRot[0] == before {
+		t.Fatal("the pose's arrays did not move: the test shows nothing")
+	}
+	for i := range entsA {
+		pa, _ := a.Pose(entsA[i])
+		pb, _ := b.Pose(entsB[i])
+		for k := range pa.LocalRot {
+			if qa, qb := pa.LocalRot[k], pb.LocalRot[k]; quatBits(qa) != quatBits(qb) {
+				t.Fatalf("character %d bone %d: %v after the arrays moved, %v in the world left alone", i, k, qa, qb)
+			}
+		}
+	}
+}
+
+// quatBits returns q's bits, W first: equal for the same bits only.
+func quatBits(q mgl32.Quat) [4]uint32 {
+	return [4]uint32{math.Float32bits(q.W), math.Float32bits(q.V[0]), math.Float32bits(q.V[1]), math.Float32bits(q.V[2])}
+}
+
 func TestVRMPauseShowsTheAnimatedPose(t *testing.T) {
 	ref, refEnts, sc := plainWorld(t, 1, 1)
 	defer ref.Close()

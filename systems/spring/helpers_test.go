@@ -77,3 +77,13 @@ func shapeDistance(p mgl32.Vec3, s *collide.Shape) float32 {
 	}
 	return dist(p, s.A.Add(ab.Mul(t))) - s.RA // equal radii only
 }
+
+// vecBits and quatBits return the bits of v and q: equal for the same
+// bits only (not for +0 and -0, and for a NaN with itself).
+func vecBits(v mgl32.Vec3) [3]uint32 {
+	return [3]uint32{math.Float32bits(v[0]), math.Float32bits(v[1]), math.Float32bits(v[2])}
+}
+
+func quatBits(q mgl32.Quat) [4]uint32 {
+	return [4]uint32{math.Float32bits(q.W), math.Float32bits(q.V[0]), math.Float32bits(q.V[1]), math.Float32bits(q.V[2])}
+}

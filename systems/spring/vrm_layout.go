@@ -8,7 +8,7 @@ import (
 	"github.com/sway-anim/sway/systems/collide"
 )
 
-// The SIMD kernels (vrm_simd_amd64.s) load each of these groups of a
+// The SIMD kernels (vrm_stage[ab]_amd64.s) load each of these groups of a
 // vrmJoint and a vrmSet as one 16-byte row: restAxis, length | localRot,
 // and gravity, keep | stiffness, force, hitRadius. Each index below is a
 // constant that must be 0: any other value fails to compile.

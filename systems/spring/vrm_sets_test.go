@@ -40,7 +40,8 @@ func TestStepVRMSpringSetsMatchesStepVRMSprings(t *testing.T) {
 			for k := range a[c].springs {
 				sa, sb := &a[c].springs[k], &b[c].springs[k]
 				for i := range sa.State.CurTail {
-					if sa.State.CurTail[i] != sb.State.CurTail[i] || sa.State.PrevTail[i] != sb.State.PrevTail[i] || sa.DstLocalRot[i] != sb.DstLocalRot[i] {
+					if vecBits(sa.State.CurTail[i]) != vecBits(sb.State.CurTail[i]) || vecBits(sa.State.PrevTail[i]) != vecBits(sb.State.PrevTail[i]) ||
+						quatBits(sa.DstLocalRot[i]) != quatBits(sb.DstLocalRot[i]) {
 						t.Fatalf("frame %d character %d spring %d joint %d: across sets %v %v, per character %v %v", f, c, k, i,
 							sa.State.CurTail[i], sa.DstLocalRot[i], sb.State.CurTail[i], sb.DstLocalRot[i])
 					}
@@ -212,4 +213,33 @@ func TestStepVRMSpringSetsLeavesBadSpringsAlone(t *testing.T) {
 		t.Error("good springs among bad ones were not stepped")
 	}
 	StepVRMSpringSets(nil, 1.0/60)
+}
+
+// TestRunFindsOneChain steps spring 0 of SetLanes characters across sets:
+// with their chains shared (one rig's springs share geometry) the quad
+// takes stage A's broadcast of the joint, with chains built apart it
+// gathers each slot's.
+func TestRunFindsOneChain(t *testing.T) {
+	for _, share := range []bool{true, false} {
+		sets := make([][]VRMSpring, SetLanes)
+		var first *springScene
+		for c := range sets {
+			sc := newSpringScene(t)
+			if c == 0 {
+				first = sc
+			}
+			if share {
+				for k := range sc.springs {
+					sc.springs[k].Chain = first.springs[k].Chain
+				}
+			}
+			sc.pose(1 + c)
+			sets[c] = sc.springs
+		}
+		var q quad
+		stepAcross(sets, 0, &q, 1.0/60)
+		if !q.full || q.oneChain != share {
+			t.Errorf("chains shared %v: full %v, one chain %v", share, q.full, q.oneChain)
+		}
+	}
 }
