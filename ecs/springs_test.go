@@ -245,13 +245,21 @@ func TestVRMStepDoesNotAllocate(t *testing.T) {
 	}
 }
 
-func TestVRMRemovingCharactersLeavesOthersUntouched(t *testing.T) {
-	a, entsA, sc := vrmWorld(t, 6, 2, nil)
-	defer a.Close()
-	b, entsB, _ := vrmWorld(t, 6, 2, nil)
-	defer b.Close()
+// twinVRMWorlds returns two alike worlds of n characters with VRM springs,
+// stepped 20 frames: a test changes one and compares.
+func twinVRMWorlds(t *testing.T, n, workers int) (a *sway.World, entsA []arche.Entity, b *sway.World, entsB []arche.Entity, sc *scene.Scene) {
+	t.Helper()
+	a, entsA, sc = vrmWorld(t, n, workers, nil)
+	b, entsB, _ = vrmWorld(t, n, workers, nil)
 	stepMoving(t, a, entsA, sc, 0, 20)
 	stepMoving(t, b, entsB, sc, 0, 20)
+	return a, entsA, b, entsB, sc
+}
+
+func TestVRMRemovingCharactersLeavesOthersUntouched(t *testing.T) {
+	a, entsA, b, entsB, sc := twinVRMWorlds(t, 6, 2)
+	defer a.Close()
+	defer b.Close()
 	if err := b.RemoveCharacter(entsB[0]); err != nil {
 		t.Fatal(err)
 	}
@@ -341,12 +349,9 @@ func TestVRMNonFiniteStateResetsTheSpring(t *testing.T) {
 // springs write their rotations straight into the pose, and must follow
 // it, so that both worlds' characters keep the same poses bit for bit.
 func TestVRMSpringsFollowThePoseWhenItsArraysMove(t *testing.T) {
-	a, entsA, sc := vrmWorld(t, 3, 1, nil)
+	a, entsA, b, entsB, sc := twinVRMWorlds(t, 3, 1)
 	defer a.Close()
-	b, entsB, _ := vrmWorld(t, 3, 1, nil)
 	defer b.Close()
-	stepMoving(t, a, entsA, sc, 0, 20)
-	stepMoving(t, b, entsB, sc, 0, 20)
 	p, _ := a.Pose(entsA[0])
 	before := &p.LocalRot[0]
 	for range 50 {
