@@ -8,8 +8,10 @@ import (
 // AppendVRM appends a character's VRM spring bones: the handle's last
 // root, started, paused and fault fields, then per spring its joint count
 // (checked on reading), its reset flag and fixed-step accumulator, and per
-// joint the previous and current tail and the joint's last rotation (a
-// fixed-step spring shows it on frames without a step).
+// joint the previous and current tail and the joint's last rotation in
+// the store (a fixed-step spring shows it on frames without a step; the
+// springs of a character stepped in batches write the pose instead, and
+// theirs is the rest rotation of their last reset, which nothing reads).
 //
 // Not saved: the colliders placed in world space and their subsets
 // (placed every frame before the step), the kernel's view of the arrays
