@@ -149,6 +149,15 @@ func (s *chainSystem) byGroups(lo, hi int, apply bool) {
 	var q chain.Lanes
 	items := s.chars.items[lo:hi]
 	const n = chain.LaneCount
+	// The chunk's first group has had no prefetch: asking for all of it at
+	// once lets its loads overlap.
+	for _, it := range items[:min(n, len(items))] {
+		if apply {
+			prefetchApply(s, it)
+		} else {
+			prefetchStep(s, it)
+		}
+	}
 	for a := 0; a < len(items); a += n {
 		g, next := items[a:min(a+n, len(items))], items[min(a+n, len(items)):min(a+2*n, len(items))]
 		for _, it := range next {
