@@ -151,22 +151,10 @@ func (s *chainSystem) byGroups(lo, hi int, apply bool) {
 	const n = chain.LaneCount
 	// The chunk's first group has had no prefetch: asking for all of it at
 	// once lets its loads overlap.
-	for _, it := range items[:min(n, len(items))] {
-		if apply {
-			prefetchApply(s, it)
-		} else {
-			prefetchStep(s, it)
-		}
-	}
+	s.prefetchGroup(items[:min(n, len(items))], apply)
 	for a := 0; a < len(items); a += n {
 		g, next := items[a:min(a+n, len(items))], items[min(a+n, len(items)):min(a+2*n, len(items))]
-		for _, it := range next {
-			if apply {
-				prefetchApply(s, it)
-			} else {
-				prefetchStep(s, it)
-			}
-		}
+		s.prefetchGroup(next, apply)
 		// Side by side when there are two or more with as many chains.
 		k, ok := alike(g)
 		switch {
@@ -182,6 +170,18 @@ func (s *chainSystem) byGroups(lo, hi int, apply bool) {
 					stepChar(s, it)
 				}
 			}
+		}
+	}
+}
+
+// prefetchGroup starts loading what stepping (or, with apply, applying)
+// the characters g reads.
+func (s *chainSystem) prefetchGroup(g []featureRef[components.Chains], apply bool) {
+	for _, it := range g {
+		if apply {
+			prefetchApply(s, it)
+		} else {
+			prefetchStep(s, it)
 		}
 	}
 }

@@ -96,35 +96,34 @@ skip:
 	ROWS4(vrmJoint_restAxis); \
 	COLS(X1, X5, X3, X2, SP_RAX, SP_RAY, SP_RAZ, SP_LEN, h)
 
+// PREVIN loads slot s's previous tail into x; CURIN its current tail,
+// which it also stores as the previous one. L and S are as for GATHERT.
+#define PREVIN(L, s, x) \
+	L(quad_prev, s, R8); \
+	LOADV3(R8, x, X4)
+
+#define CURIN(L, S, s, x) \
+	L(quad_cur, s, R8); \
+	S(quad_prev, s, R9); \
+	MOVEV3(R8, R9, x, X4)
+
 // GATHERT reads the tails of slots s0..s3 into half h of the spill
 // columns: the previous one (p := *prev) and the current one, which
 // becomes the previous (c := *cur; *prev = c). L and S are LOADPTR and
 // STOREPTR, or their FULL forms.
 #define GATHERT(L, S, s0, s1, s2, s3, h) \
-	L(quad_prev, s0, R8); \
-	LOADV3(R8, X0, X4); \
-	L(quad_prev, s1, R8); \
-	LOADV3(R8, X1, X4); \
-	L(quad_prev, s2, R8); \
-	LOADV3(R8, X2, X4); \
-	L(quad_prev, s3, R8); \
-	LOADV3(R8, X3, X4); \
+	PREVIN(L, s0, X0); \
+	PREVIN(L, s1, X1); \
+	PREVIN(L, s2, X2); \
+	PREVIN(L, s3, X3); \
 	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
 	MOVUPS X1, (SP_PX+h)(DI); \
 	MOVUPS X5, (SP_PY+h)(DI); \
 	MOVUPS X3, (SP_PZ+h)(DI); \
-	L(quad_cur, s0, R8); \
-	S(quad_prev, s0, R9); \
-	MOVEV3(R8, R9, X0, X4); \
-	L(quad_cur, s1, R8); \
-	S(quad_prev, s1, R9); \
-	MOVEV3(R8, R9, X1, X4); \
-	L(quad_cur, s2, R8); \
-	S(quad_prev, s2, R9); \
-	MOVEV3(R8, R9, X2, X4); \
-	L(quad_cur, s3, R8); \
-	S(quad_prev, s3, R9); \
-	MOVEV3(R8, R9, X3, X4); \
+	CURIN(L, S, s0, X0); \
+	CURIN(L, S, s1, X1); \
+	CURIN(L, S, s2, X2); \
+	CURIN(L, S, s3, X3); \
 	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
 	MOVUPS X1, (SP_CX+h)(DI); \
 	MOVUPS X5, (SP_CY+h)(DI); \

@@ -27,6 +27,16 @@ GLOBL sign<>(SB), RODATA|NOPTR, $4
 	ROWS4(vrmJoint_localRot); \
 	COLS(X1, X5, X3, X2, SP_LRW, SP_LRX, SP_LRY, SP_LRZ, h)
 
+// QUATOUT stores x to slot s's output rotation, TAILOUT x's first three
+// elements to its current tail; P is as for SCATTERB.
+#define QUATOUT(P, s, x) \
+	P(quad_dst, s, R8); \
+	MOVUPS x, (R8)
+
+#define TAILOUT(P, s, x) \
+	P(quad_cur, s, R8); \
+	STOREV3(x, R8, X6)
+
 // SCATTERB writes half h of the output columns to slots s0..s3: *dst =
 // local.quat() (AX = i*16), then *cur = next.vec() (R14 = i*12). P is
 // STOREPTR or STOREPTRFULL. Its tails are stage A's GATHERT in reverse.
@@ -36,28 +46,20 @@ GLOBL sign<>(SB), RODATA|NOPTR, $4
 	MOVUPS (SP_OY+h)(DI), X11; \
 	MOVUPS (SP_OZ+h)(DI), X12; \
 	TRANSPOSE(X9, X10, X11, X12, X13, X14); \
-	P(quad_dst, s0, R8); \
-	MOVUPS X10, (R8); \
-	P(quad_dst, s1, R8); \
-	MOVUPS X14, (R8); \
-	P(quad_dst, s2, R8); \
-	MOVUPS X12, (R8); \
-	P(quad_dst, s3, R8); \
-	MOVUPS X11, (R8); \
+	QUATOUT(P, s0, X10); \
+	QUATOUT(P, s1, X14); \
+	QUATOUT(P, s2, X12); \
+	QUATOUT(P, s3, X11); \
 	MOVUPS (SP_TX+h)(DI), X0; \
 	MOVUPS (SP_TY+h)(DI), X1; \
 	MOVUPS (SP_TZ+h)(DI), X2; \
 	XORPS  X3, X3; \
 	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
 	XCHGQ  AX, R14; \
-	P(quad_cur, s0, R8); \
-	STOREV3(X1, R8, X6); \
-	P(quad_cur, s1, R8); \
-	STOREV3(X5, R8, X6); \
-	P(quad_cur, s2, R8); \
-	STOREV3(X3, R8, X6); \
-	P(quad_cur, s3, R8); \
-	STOREV3(X2, R8, X6); \
+	TAILOUT(P, s0, X1); \
+	TAILOUT(P, s1, X5); \
+	TAILOUT(P, s2, X3); \
+	TAILOUT(P, s3, X2); \
 	XCHGQ  AX, R14
 
 // func stageB(q *quad, i int) bool
