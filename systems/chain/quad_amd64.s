@@ -44,24 +44,60 @@ loop:
 	DECQ DX; \
 	JNZ  loop
 
-// LOADVECS copies n (CX) vectors of four lanes (R8..R11) into the columns
-// xoff, yoff, zoff of the particles, at byte h.
-#define LOADVECS(xoff, yoff, zoff, h, loop) \
-	PARTS(h, loop); \
-	LOADV3(R8, X0, X6); \
-	LOADV3(R9, X1, X6); \
-	LOADV3(R10, X2, X6); \
-	LOADV3(R11, X3, X6); \
-	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
-	MOVUPS    X1, xoff(SI); \
-	MOVUPS    X5, yoff(SI); \
-	MOVUPS    X3, zoff(SI); \
-	NEXT(12, loop)
+// PPLANES sets R8..R11 to four lanes' positions and R12, R13, R14, BX
+// to their previous positions, SI to byte h of particle 0's columns, AX
+// to 0 (particle i's byte offset in every lane's rows) and DX to n-1
+// (CX), the particles before the last.
+#define PPLANES(h) \
+	LANES(quad_pos+2*(h)); \
+	MOVQ (quad_prev+2*(h)+0)(DI), R12; \
+	MOVQ (quad_prev+2*(h)+8)(DI), R13; \
+	MOVQ (quad_prev+2*(h)+16)(DI), R14; \
+	MOVQ (quad_prev+2*(h)+24)(DI), BX; \
+	LEAQ (quad_part+(h))(DI), SI; \
+	XORL AX, AX; \
+	LEAQ -1(CX), DX
 
-// STOREVECS is LOADVECS the other way, and ORs x-x of every element
-// stored into X7: 0 for a finite x, NaN otherwise.
-#define STOREVECS(xoff, yoff, zoff, h, loop) \
-	PARTS(h, loop); \
+// PPNEXT moves AX and SI to the next particle and loops while DX counts
+// particles before the last.
+#define PPNEXT(loop) \
+	ADDQ $12, AX; \
+	ADDQ $quadPart__size, SI; \
+	DECQ DX; \
+	JNZ  loop
+
+// TOCOLS transposes the vectors of four lanes in X0..X3 and stores their
+// x, y, z to the columns xoff, yoff, zoff at SI; the fourth elements,
+// which TRANSPOSE leaves in X2, are dropped.
+#define TOCOLS(xoff, yoff, zoff) \
+	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
+	MOVUPS X1, xoff(SI); \
+	MOVUPS X5, yoff(SI); \
+	MOVUPS X3, zoff(SI)
+
+// LOADROWS reads a vector of four lanes (p0..p3, at AX) into columns,
+// 16 bytes each: the fourth element, the next particle's x, is dropped.
+// Only a particle before a lane's last may be read so (LOADROWS3 reads
+// the last): 16 bytes of the last could reach past the lane's particles.
+#define LOADROWS(p0, p1, p2, p3, xoff, yoff, zoff) \
+	MOVUPS (p0)(AX*1), X0; \
+	MOVUPS (p1)(AX*1), X1; \
+	MOVUPS (p2)(AX*1), X2; \
+	MOVUPS (p3)(AX*1), X3; \
+	TOCOLS(xoff, yoff, zoff)
+
+#define LOADROWS3(p0, p1, p2, p3, xoff, yoff, zoff) \
+	LOADV3I(p0, AX, X0, X6); \
+	LOADV3I(p1, AX, X1, X6); \
+	LOADV3I(p2, AX, X2, X6); \
+	LOADV3I(p3, AX, X3, X6); \
+	TOCOLS(xoff, yoff, zoff)
+
+// FROMCOLS loads the columns xoff, yoff, zoff at SI into X0..X2, ORs x-x
+// of every element into X7 (0 for a finite x, NaN otherwise), and
+// transposes them into four lanes' vectors, X1, X5, X3, X2, their fourth
+// elements zero.
+#define FROMCOLS(xoff, yoff, zoff) \
 	MOVUPS    xoff(SI), X0; \
 	MOVUPS    yoff(SI), X1; \
 	MOVUPS    zoff(SI), X2; \
@@ -75,12 +111,27 @@ loop:
 	SUBPS     X2, X4; \
 	ORPS      X4, X7; \
 	XORPS     X3, X3; \
-	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
-	STOREV3(X1, R8, X6); \
-	STOREV3(X5, R9, X6); \
-	STOREV3(X3, R10, X6); \
-	STOREV3(X2, R11, X6); \
-	NEXT(12, loop)
+	TRANSPOSE(X0, X1, X2, X3, X4, X5)
+
+// STOREROWS writes four lanes' vectors (p0..p3, at AX) from columns, 16
+// bytes each: the fourth, zero, lands on the next particle's x, which
+// the next particle's store then writes. A lane's last particle takes
+// STOREROWS3, which writes 12 bytes, so that no store reaches past the
+// lane's particles. (A chain in several lanes gets the same bits from
+// each, so it ends the same whatever the order.)
+#define STOREROWS(p0, p1, p2, p3, xoff, yoff, zoff) \
+	FROMCOLS(xoff, yoff, zoff); \
+	MOVUPS X1, (p0)(AX*1); \
+	MOVUPS X5, (p1)(AX*1); \
+	MOVUPS X3, (p2)(AX*1); \
+	MOVUPS X2, (p3)(AX*1)
+
+#define STOREROWS3(p0, p1, p2, p3, xoff, yoff, zoff) \
+	FROMCOLS(xoff, yoff, zoff); \
+	STOREV3I(X1, p0, AX, X6); \
+	STOREV3I(X5, p1, AX, X6); \
+	STOREV3I(X3, p2, AX, X6); \
+	STOREV3I(X2, p3, AX, X6)
 
 // HITLOAD copies lane s's collided flag at r (0 or 1) to the particle's
 // hit column at SI (0 or all ones); HITSTORE copies it back.
@@ -95,13 +146,20 @@ loop:
 	MOVB AX, (r)
 
 // LOADHALF loads the state of lanes h/4 to h/4+3, whose elements are at
-// byte h of each column (h: 0 or 16). STOREHALF is its mirror image: the
-// two differ in direction only.
-#define LOADHALF(h, lpos, lprev, lhit) \
-	LANES(quad_pos+2*(h)); \
-	LOADVECS(quadPart_x, quadPart_y, quadPart_z, h, lpos); \
-	LANES(quad_prev+2*(h)); \
-	LOADVECS(quadPart_px, quadPart_py, quadPart_pz, h, lprev); \
+// byte h of each column (h: 0 or 16): positions and previous positions in
+// one pass, the last particle's apart, then the collided flags.
+// STOREHALF is its mirror image.
+#define LOADHALF(h, lpp, llast, lhit) \
+	PPLANES(h); \
+	TESTQ DX, DX; \
+	JZ    llast; \
+lpp: \
+	LOADROWS(R8, R9, R10, R11, quadPart_x, quadPart_y, quadPart_z); \
+	LOADROWS(R12, R13, R14, BX, quadPart_px, quadPart_py, quadPart_pz); \
+	PPNEXT(lpp); \
+llast: \
+	LOADROWS3(R8, R9, R10, R11, quadPart_x, quadPart_y, quadPart_z); \
+	LOADROWS3(R12, R13, R14, BX, quadPart_px, quadPart_py, quadPart_pz); \
 	LANES(quad_hit+2*(h)); \
 	PARTS(h, lhit); \
 	HITLOAD(R8, 0); \
@@ -114,18 +172,24 @@ loop:
 TEXT ·quadLoad(SB), NOSPLIT, $0-16
 	MOVQ q+0(FP), DI
 	MOVQ n+8(FP), CX
-	LOADHALF(0, pos0, prev0, hit0)
-	LOADHALF(16, pos1, prev1, hit1)
+	LOADHALF(0, lpp0, llast0, hit0)
+	LOADHALF(16, lpp1, llast1, hit1)
 	RET
 
 // STOREHALF stores four lanes' state (see LOADHALF) and sets the low four
 // bits of AX to those with a non-finite element (X7 not all zero bits).
-#define STOREHALF(h, lpos, lprev, lhit) \
+#define STOREHALF(h, lpp, llast, lhit) \
 	XORPS X7, X7; \
-	LANES(quad_pos+2*(h)); \
-	STOREVECS(quadPart_x, quadPart_y, quadPart_z, h, lpos); \
-	LANES(quad_prev+2*(h)); \
-	STOREVECS(quadPart_px, quadPart_py, quadPart_pz, h, lprev); \
+	PPLANES(h); \
+	TESTQ DX, DX; \
+	JZ    llast; \
+lpp: \
+	STOREROWS(R8, R9, R10, R11, quadPart_x, quadPart_y, quadPart_z); \
+	STOREROWS(R12, R13, R14, BX, quadPart_px, quadPart_py, quadPart_pz); \
+	PPNEXT(lpp); \
+llast: \
+	STOREROWS3(R8, R9, R10, R11, quadPart_x, quadPart_y, quadPart_z); \
+	STOREROWS3(R12, R13, R14, BX, quadPart_px, quadPart_py, quadPart_pz); \
 	LANES(quad_hit+2*(h)); \
 	PARTS(h, lhit); \
 	HITSTORE(R8, 0); \
@@ -142,11 +206,11 @@ TEXT ·quadLoad(SB), NOSPLIT, $0-16
 TEXT ·quadStore(SB), NOSPLIT, $0-20
 	MOVQ q+0(FP), DI
 	MOVQ n+8(FP), CX
-	STOREHALF(0, spos0, sprev0, shit0)
-	MOVL AX, BX
-	STOREHALF(16, spos1, sprev1, shit1)
+	STOREHALF(0, spp0, slast0, shit0)
+	MOVL AX, ret+16(FP)
+	STOREHALF(16, spp1, slast1, shit1)
 	SHLL $4, AX
-	ORL  BX, AX
+	ORL  ret+16(FP), AX
 	MOVL AX, ret+16(FP)
 	RET
 
@@ -187,13 +251,10 @@ TEXT ·quadStore(SB), NOSPLIT, $0-20
 #define T_FSHIT (quad_t+32*11)(DI)
 #define T_INERT (quad_t+32*12)(DI)
 
-// SELECT sets d to m ? a : d, with t clobbered.
-#define SELECT(m, a, d, t) \
-	VANDPS m, a, a; \
-	VMOVAPS m, t; \
-	VANDNPS d, t, t; \
-	VORPS t, a, a; \
-	VMOVAPS a, d
+// SELECT sets d to m ? a : d, m a mask (each element all ones or all
+// zeros: the blend reads its sign bit).
+#define SELECT(m, a, d) \
+	VBLENDVPS m, a, d, d
 
 // INTEGRATE is the Verlet step of one component: x (Y7 loaded from xoff,
 // its previous position from qoff) moves by (x-q)*keep (Y1) + f*fs (Y4) +
@@ -217,8 +278,7 @@ TEXT ·quadStore(SB), NOSPLIT, $0-20
 // SEGDIFF sets d to x minus the segment column at off (R11).
 #define SEGDIFF(off, x, d) \
 	VMOVUPS off(R11), Y15; \
-	VMOVAPS x, d; \
-	VSUBPS Y15, d, d
+	VSUBPS Y15, x, d
 
 // SEGMUL sets t to the segment column at off (R11) times m.
 #define SEGMUL(off, m, t) \
@@ -334,15 +394,11 @@ packed:
 	LEAQ   quad_part(DI)(DX*1), BX
 
 	// keep, fs := hit ? keepHit, fsHit : keep, fs; hit = false; keep *= vs
-	VMOVUPS quadPart_hit(SI), Y0
-	VMOVUPS T_KEEPHIT, Y1
-	VMOVUPS T_KEEP, Y3
-	SELECT(Y0, Y1, Y3, Y2)
-	VMOVAPS Y3, Y1
-	VMOVUPS T_FSHIT, Y4
-	VMOVUPS T_FS, Y3
-	SELECT(Y0, Y4, Y3, Y2)
-	VMOVAPS Y3, Y4
+	VMOVUPS   quadPart_hit(SI), Y0
+	VMOVUPS   T_KEEP, Y3
+	VBLENDVPS Y0, T_KEEPHIT, Y3, Y1
+	VMOVUPS   T_FS, Y3
+	VBLENDVPS Y0, T_FSHIT, Y3, Y4
 	VXORPS Y0, Y0, Y0
 	VMOVUPS Y0, quadPart_hit(SI)
 	VMOVUPS quad_vs(DI), Y2
@@ -448,9 +504,9 @@ reached:
 	VADDPS Y1, Y12, Y12
 	VMULPS Y7, Y13, Y13
 	VADDPS Y2, Y13, Y13
-	SELECT(Y9, Y11, Y0, Y8)
-	SELECT(Y9, Y12, Y1, Y8)
-	SELECT(Y9, Y13, Y2, Y8)
+	SELECT(Y9, Y11, Y0)
+	SELECT(Y9, Y12, Y1)
+	SELECT(Y9, Y13, Y2)
 
 stiff:
 	VMOVUPS Y0, quad_ax(DI)
@@ -492,13 +548,13 @@ kept:
 	VADDPS Y2, Y10, Y10
 	VMOVUPS T_O0, Y0
 	VADDPS Y3, Y0, Y0
-	SELECT(Y12, Y8, Y0, Y13)
+	SELECT(Y12, Y8, Y0)
 	VMOVUPS T_O1, Y1
 	VADDPS Y4, Y1, Y1
-	SELECT(Y12, Y9, Y1, Y13)
+	SELECT(Y12, Y9, Y1)
 	VMOVUPS T_O2, Y2
 	VADDPS Y5, Y2, Y2
-	SELECT(Y12, Y10, Y2, Y13)
+	SELECT(Y12, Y10, Y2)
 
 	// The lanes whose kept position touches one (R9).
 	TESTL  R12, R12
@@ -584,7 +640,7 @@ cull:
 	VSUBPS  Y2, Y0, Y0
 	VMOVUPS (quadCol_b+boundCols_open)(SI), Y3
 	VMOVAPS Y8, Y1
-	SELECT(Y3, Y1, Y0, Y10)
+	SELECT(Y3, Y1, Y0)
 
 	// keep = gap < reach || gap == -Inf (Y10).
 	VCMPPS $1, Y7, Y0, Y10
@@ -604,7 +660,7 @@ cull:
 	VANDPS  Y10, Y2, Y2
 	VMOVUPS Y2, quadCol_r(SI)
 	VMOVAPS Y9, Y1
-	SELECT(Y10, Y0, Y1, Y11)
+	SELECT(Y10, Y0, Y1)
 	VMOVUPS Y1, quadCol_gap(SI)
 
 	ADDQ $quadCol__size, SI

@@ -419,6 +419,110 @@ func sameOrNaN(a, b float32) bool {
 	return math.Float32bits(a) == math.Float32bits(b) || a != a && b != b
 }
 
+// quadLoad and quadStore copy the lanes' rows to the columns and back as
+// quadLoadGo and quadStoreGo do, bit for bit, for every particle count,
+// non-finite values included, and write nothing outside the lanes' n
+// particles: each lane's rows sit between guard values (the SIMD copies
+// move 16 bytes of every particle but the last). Two lanes hold one
+// chain, as a chunk's last lanes may.
+func TestQuadLoadStoreMatchGo(t *testing.T) {
+	inf, nan := float32(math.Inf(1)), float32(math.NaN())
+	rng := rand.New(rand.NewPCG(3, 5))
+	val := func() float32 {
+		switch rng.IntN(12) {
+		case 0:
+			return inf
+		case 1:
+			return nan
+		}
+		return float32(rng.Float64()*4 - 2)
+	}
+	const guard = 2 // guard particles each side of a lane's rows
+	for n := 1; n <= quadMaxN; n++ {
+		var rows [2][LaneCount][3][]mgl32.Vec3 // copy, lane, pos/prev/out
+		var hits [2][LaneCount][]bool
+		var a, b quad
+		for k, q := range []*quad{&a, &b} {
+			for s := range LaneCount {
+				for f := range 2 {
+					r := make([]mgl32.Vec3, n+2*guard)
+					for i := range r {
+						r[i] = mgl32.Vec3{float32(-100 - i), float32(-200 - s), float32(-300 - f)}
+					}
+					rows[k][s][f] = r
+				}
+				hits[k][s] = make([]bool, n+2*guard)
+				hits[k][s][0], hits[k][s][n+2*guard-1] = true, true
+				if s == 5 {
+					rows[k][s], hits[k][s] = rows[k][2], hits[k][2] // lanes 2 and 5: one chain
+				}
+				q.pos[s], q.prev[s], q.hit[s] = &rows[k][s][0][guard], &rows[k][s][1][guard], &hits[k][s][guard]
+			}
+		}
+		for s := range LaneCount {
+			for i := range n {
+				for f := range 2 {
+					v := mgl32.Vec3{val(), val(), val()}
+					rows[0][s][f][guard+i], rows[1][s][f][guard+i] = v, v
+				}
+				h := rng.IntN(2) == 0
+				hits[0][s][guard+i], hits[1][s][guard+i] = h, h
+			}
+		}
+		quadLoad(&a, n)
+		quadLoadGo(&b, n)
+		for i := range n {
+			pa, pb := &a.part[i], &b.part[i]
+			for s := range LaneCount {
+				for c, v := range [][2]float32{{pa.x[s], pb.x[s]}, {pa.y[s], pb.y[s]}, {pa.z[s], pb.z[s]},
+					{pa.px[s], pb.px[s]}, {pa.py[s], pb.py[s]}, {pa.pz[s], pb.pz[s]}} {
+					if math.Float32bits(v[0]) != math.Float32bits(v[1]) {
+						t.Fatalf("n %d: load of particle %d lane %d column %d: %v, Go %v", n, i, s, c, v[0], v[1])
+					}
+				}
+				if pa.hit[s] != pb.hit[s] {
+					t.Fatalf("n %d: load of particle %d lane %d: hit %x, Go %x", n, i, s, pa.hit[s], pb.hit[s])
+				}
+			}
+		}
+		// New columns, the same in both (lanes 2 and 5 alike: one chain),
+		// stored back.
+		for i := range n {
+			for s := range LaneCount {
+				P := &a.part[i]
+				P.x[s], P.y[s], P.z[s], P.px[s], P.py[s], P.pz[s] = val(), val(), val(), val(), val(), val()
+				P.hit[s] = 0
+				if rng.IntN(2) == 0 {
+					P.hit[s] = ^uint32(0)
+				}
+				if s == 5 {
+					P.x[s], P.y[s], P.z[s], P.px[s], P.py[s], P.pz[s], P.hit[s] = P.x[2], P.y[2], P.z[2], P.px[2], P.py[2], P.pz[2], P.hit[2]
+				}
+			}
+			b.part[i] = a.part[i]
+		}
+		badA, badB := quadStore(&a, n), quadStoreGo(&b, n)
+		if badA != badB {
+			t.Fatalf("n %d: store reports lanes %08b, Go %08b", n, badA, badB)
+		}
+		for s := range LaneCount {
+			for f := range 2 {
+				ra, rb := rows[0][s][f], rows[1][s][f]
+				for i := range ra {
+					if vecBits(ra[i]) != vecBits(rb[i]) {
+						t.Fatalf("n %d: lane %d row %d (%d guard rows first) of %d: %v, Go %v", n, s, i, guard, f, ra[i], rb[i])
+					}
+				}
+			}
+			for i, h := range hits[0][s] {
+				if h != hits[1][s][i] {
+					t.Fatalf("n %d: lane %d hit %d: %v, Go %v", n, s, i, h, hits[1][s][i])
+				}
+			}
+		}
+	}
+}
+
 // quadCull gives quadCullGo's columns bit for bit: kept and culled
 // spheres, open shapes, a collider index outside the shapes (NaN), a root
 // or reach that is not finite, and a sphere of infinite radius.

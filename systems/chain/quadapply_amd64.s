@@ -118,20 +118,20 @@ endl:
 // QW, QX, QY and QZ set d to one element of the Hamilton product a b
 // (qmul), with t scratch; QMUL sets dw..dz to all four.
 #define QW(aw, ax, ay, az, bw, bx, by, bz, d, t) \
-	VMOVAPS aw, d; VMULPS bw, d, d; VMOVAPS ax, t; VMULPS bx, t, t; VSUBPS t, d, d; \
-	VMOVAPS ay, t; VMULPS by, t, t; VSUBPS t, d, d; VMOVAPS az, t; VMULPS bz, t, t; VSUBPS t, d, d
+	VMULPS bw, aw, d; VMULPS bx, ax, t; VSUBPS t, d, d; \
+	VMULPS by, ay, t; VSUBPS t, d, d; VMULPS bz, az, t; VSUBPS t, d, d
 
 #define QX(aw, ax, ay, az, bw, bx, by, bz, d, t) \
-	VMOVAPS aw, d; VMULPS bx, d, d; VMOVAPS ax, t; VMULPS bw, t, t; VADDPS t, d, d; \
-	VMOVAPS ay, t; VMULPS bz, t, t; VADDPS t, d, d; VMOVAPS az, t; VMULPS by, t, t; VSUBPS t, d, d
+	VMULPS bx, aw, d; VMULPS bw, ax, t; VADDPS t, d, d; \
+	VMULPS bz, ay, t; VADDPS t, d, d; VMULPS by, az, t; VSUBPS t, d, d
 
 #define QY(aw, ax, ay, az, bw, bx, by, bz, d, t) \
-	VMOVAPS aw, d; VMULPS by, d, d; VMOVAPS ay, t; VMULPS bw, t, t; VADDPS t, d, d; \
-	VMOVAPS az, t; VMULPS bx, t, t; VADDPS t, d, d; VMOVAPS ax, t; VMULPS bz, t, t; VSUBPS t, d, d
+	VMULPS by, aw, d; VMULPS bw, ay, t; VADDPS t, d, d; \
+	VMULPS bx, az, t; VADDPS t, d, d; VMULPS bz, ax, t; VSUBPS t, d, d
 
 #define QZ(aw, ax, ay, az, bw, bx, by, bz, d, t) \
-	VMOVAPS aw, d; VMULPS bz, d, d; VMOVAPS az, t; VMULPS bw, t, t; VADDPS t, d, d; \
-	VMOVAPS ax, t; VMULPS by, t, t; VADDPS t, d, d; VMOVAPS ay, t; VMULPS bx, t, t; VSUBPS t, d, d
+	VMULPS bz, aw, d; VMULPS bw, az, t; VADDPS t, d, d; \
+	VMULPS by, ax, t; VADDPS t, d, d; VMULPS bx, ay, t; VSUBPS t, d, d
 
 #define QMUL(aw, ax, ay, az, bw, bx, by, bz, dw, dx, dy, dz, t) \
 	QW(aw, ax, ay, az, bw, bx, by, bz, dw, t); \
@@ -274,12 +274,9 @@ havel:
 	VMOVUPS (applyQuad_w+quatCols_y)(BX), Y10
 	VMOVUPS (applyQuad_w+quatCols_z)(BX), Y11
 	VMOVUPS sign<>(SB), Y0
-	VMOVAPS Y9, Y12
-	VXORPS Y0, Y12, Y12
-	VMOVAPS Y10, Y13
-	VXORPS Y0, Y13, Y13
-	VMOVAPS Y11, Y14
-	VXORPS Y0, Y14, Y14
+	VXORPS Y0, Y9, Y12
+	VXORPS Y0, Y10, Y13
+	VXORPS Y0, Y11, Y14
 
 	// u := rotate(ww, -wx, -wy, -wz, t) (Y1, Y6, Y7): with x, y, z the
 	// negated ones, T = 2 (y t2 - z t1, z t0 - x t2, x t1 - y t0) (Y0, Y3,
@@ -287,64 +284,46 @@ havel:
 	VMOVUPS T_T0, Y6
 	VMOVUPS T_T1, Y7
 	VMOVUPS T_T2, Y15
-	VMOVAPS Y13, Y0
-	VMULPS Y15, Y0, Y0
-	VMOVAPS Y14, Y1
-	VMULPS Y7, Y1, Y1
+	VMULPS Y15, Y13, Y0
+	VMULPS Y7, Y14, Y1
 	VSUBPS Y1, Y0, Y0
 	VADDPS Y0, Y0, Y0
-	VMOVAPS Y14, Y3
-	VMULPS Y6, Y3, Y3
-	VMOVAPS Y12, Y1
-	VMULPS Y15, Y1, Y1
+	VMULPS Y6, Y14, Y3
+	VMULPS Y15, Y12, Y1
 	VSUBPS Y1, Y3, Y3
 	VADDPS Y3, Y3, Y3
-	VMOVAPS Y12, Y5
-	VMULPS Y7, Y5, Y5
-	VMOVAPS Y13, Y1
-	VMULPS Y6, Y1, Y1
+	VMULPS Y7, Y12, Y5
+	VMULPS Y6, Y13, Y1
 	VSUBPS Y1, Y5, Y5
 	VADDPS Y5, Y5, Y5
-	VMOVAPS Y8, Y1
-	VMULPS Y0, Y1, Y1
+	VMULPS Y0, Y8, Y1
 	VADDPS Y6, Y1, Y1
-	VMOVAPS Y13, Y6
-	VMULPS Y5, Y6, Y6
+	VMULPS Y5, Y13, Y6
 	VADDPS Y6, Y1, Y1
-	VMOVAPS Y14, Y6
-	VMULPS Y3, Y6, Y6
+	VMULPS Y3, Y14, Y6
 	VSUBPS Y6, Y1, Y1
-	VMOVAPS Y8, Y6
-	VMULPS Y3, Y6, Y6
+	VMULPS Y3, Y8, Y6
 	VADDPS Y7, Y6, Y6
-	VMOVAPS Y14, Y7
-	VMULPS Y0, Y7, Y7
+	VMULPS Y0, Y14, Y7
 	VADDPS Y7, Y6, Y6
-	VMOVAPS Y12, Y7
-	VMULPS Y5, Y7, Y7
+	VMULPS Y5, Y12, Y7
 	VSUBPS Y7, Y6, Y6
-	VMOVAPS Y8, Y7
-	VMULPS Y5, Y7, Y7
+	VMULPS Y5, Y8, Y7
 	VADDPS Y15, Y7, Y7
-	VMOVAPS Y12, Y15
-	VMULPS Y3, Y15, Y15
+	VMULPS Y3, Y12, Y15
 	VADDPS Y15, Y7, Y7
-	VMOVAPS Y13, Y15
-	VMULPS Y0, Y15, Y15
+	VMULPS Y0, Y13, Y15
 	VSUBPS Y15, Y7, Y7
 
 	// hw := m + v·u (Y0); ok = ok && hw > 1e-3*m.
 	VMOVUPS T_V0, Y3
 	VMOVUPS T_V1, Y5
 	VMOVUPS T_V2, Y12
-	VMOVAPS Y3, Y0
-	VMULPS Y1, Y0, Y0
+	VMULPS Y1, Y3, Y0
 	VADDPS Y2, Y0, Y0
-	VMOVAPS Y5, Y13
-	VMULPS Y6, Y13, Y13
+	VMULPS Y6, Y5, Y13
 	VADDPS Y13, Y0, Y0
-	VMOVAPS Y12, Y13
-	VMULPS Y7, Y13, Y13
+	VMULPS Y7, Y12, Y13
 	VADDPS Y13, Y0, Y0
 	VMOVUPS milli<>(SB), Y13
 	VMULPS Y2, Y13, Y13
@@ -352,31 +331,23 @@ havel:
 	VANDPS Y13, Y4, Y4
 
 	// c := v × u (Y2, Y13, Y3).
-	VMOVAPS Y5, Y2
-	VMULPS Y7, Y2, Y2
-	VMOVAPS Y12, Y13
-	VMULPS Y6, Y13, Y13
+	VMULPS Y7, Y5, Y2
+	VMULPS Y6, Y12, Y13
 	VSUBPS Y13, Y2, Y2
-	VMOVAPS Y12, Y13
-	VMULPS Y1, Y13, Y13
-	VMOVAPS Y3, Y14
-	VMULPS Y7, Y14, Y14
+	VMULPS Y1, Y12, Y13
+	VMULPS Y7, Y3, Y14
 	VSUBPS Y14, Y13, Y13
 	VMULPS Y6, Y3, Y3
 	VMULPS Y1, Y5, Y5
 	VSUBPS Y5, Y3, Y3
 
 	// k := 1/sqrt32(hw² + c·c); r := (hw, c)*k (Y0, Y2, Y13, Y3).
-	VMOVAPS Y0, Y1
-	VMULPS Y1, Y1, Y1
-	VMOVAPS Y2, Y5
-	VMULPS Y5, Y5, Y5
+	VMULPS Y0, Y0, Y1
+	VMULPS Y2, Y2, Y5
 	VADDPS Y5, Y1, Y1
-	VMOVAPS Y13, Y5
-	VMULPS Y5, Y5, Y5
+	VMULPS Y13, Y13, Y5
 	VADDPS Y5, Y1, Y1
-	VMOVAPS Y3, Y5
-	VMULPS Y5, Y5, Y5
+	VMULPS Y3, Y3, Y5
 	VADDPS Y5, Y1, Y1
 	VSQRTPS Y1, Y1
 	VMOVUPS one<>(SB), Y5
@@ -424,16 +395,12 @@ turnl:
 	QMUL(Y9, Y15, Y11, Y10, Y0, Y2, Y13, Y3, Y1, Y6, Y7, Y12, Y5)
 
 	// d := q·q - 1; ok = ok && d < 1e-3 && d > -1e-3; L' := q*(1 - 0.5*d).
-	VMOVAPS Y1, Y8
-	VMULPS Y8, Y8, Y8
-	VMOVAPS Y6, Y5
-	VMULPS Y5, Y5, Y5
+	VMULPS Y1, Y1, Y8
+	VMULPS Y6, Y6, Y5
 	VADDPS Y5, Y8, Y8
-	VMOVAPS Y7, Y5
-	VMULPS Y5, Y5, Y5
+	VMULPS Y7, Y7, Y5
 	VADDPS Y5, Y8, Y8
-	VMOVAPS Y12, Y5
-	VMULPS Y5, Y5, Y5
+	VMULPS Y12, Y12, Y5
 	VADDPS Y5, Y8, Y8
 	VMOVUPS one<>(SB), Y5
 	VSUBPS Y5, Y8, Y8
