@@ -121,23 +121,10 @@ func (a *applyQuad) run(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[Lan
 		w := &p.WorldRot[b0]
 		a.w[0].set(s, w.W, w.V[0], w.V[1], w.V[2])
 	}
-	// A chain in several lanes (with one pose) is turned once where the
-	// kernel leaves it: its later lanes copy the first one's columns.
-	var first [LaneCount]int
-	for s := range cs {
-		first[s] = firstLane(cs, s)
-	}
 	for i := 1; i < n; i++ {
 		j, b := int(parent[i]), bone[i]
-		m := applyKernel(a, i, j, int(bone[j]), int(b), &local[i])
-		for s := range LaneCount {
-			switch {
-			case m&(1<<s) == 0:
-			case first[s] == s:
-				a.lane(s, i, j, bone[j], b, &local[i], poses[s])
-			default:
-				a.copyLane(s, first[s], i, j, b)
-			}
+		if m := applyKernel(a, i, j, int(bone[j]), int(b), &local[i]); m != 0 {
+			a.turnLanes(m, cs, i, j, bone[j], b, &local[i], poses)
 		}
 	}
 	applyWorld(a, &bone[0], &rest.Children[r], n)
@@ -167,6 +154,23 @@ func applyWorldGo(a *applyQuad, bone, children *int32, n int) {
 			if k > 0 {
 				*(*mgl32.Vec3)(unsafe.Add(unsafe.Pointer(wp), uintptr(b)*12)) = pos[k]
 			}
+		}
+	}
+}
+
+// turnLanes is apply's work at particle i (parent j, bones b and pb) on
+// the lanes the kernel left (bit s of m: lane s). A chain in several lanes
+// (with one pose) is turned once: its later lanes copy the first one's
+// columns.
+func (a *applyQuad) turnLanes(m uint32, cs *[LaneCount]*Chain, i, j int, pb, b int32, local *mgl32.Vec3, poses *[LaneCount]*Pose) {
+	for s := range LaneCount {
+		if m&(1<<s) == 0 {
+			continue
+		}
+		if k := firstLane(cs, s); k == s {
+			a.lane(s, i, j, pb, b, local, poses[s])
+		} else {
+			a.copyLane(s, k, i, j, b)
 		}
 	}
 }
