@@ -40,6 +40,9 @@ type chainSystem struct {
 	reg  *rig.Registry
 	st   *ChainStore
 	dt   float32
+	// The step's and the apply's side-by-side scratch, one per chunk
+	// running at a time.
+	lanes scratchPool[chain.Lanes]
 }
 
 func newChainSystem(name string, run func(*chainSystem, int, int)) *chainSystem {
@@ -142,11 +145,13 @@ func stepChains(s *chainSystem, lo, hi int) {
 
 // byGroups steps (or, with apply, applies) the chunk [lo, hi)
 // chain.LaneCount characters at a time, after prefetching the group that
-// follows each. It calls the kernels directly, not through function
-// values: the Lanes value, passed to a call Go cannot see, would move to
-// the heap.
+// follows each.
 func (s *chainSystem) byGroups(lo, hi int, apply bool) {
-	var q chain.Lanes
+	q := s.lanes.get()
+	defer func() {
+		q.Release()
+		s.lanes.put(q)
+	}()
 	items := s.chars.items[lo:hi]
 	const n = chain.LaneCount
 	// The chunk's first group has had no prefetch: asking for all of it at
@@ -159,9 +164,9 @@ func (s *chainSystem) byGroups(lo, hi int, apply bool) {
 		k, ok := alike(g)
 		switch {
 		case ok && len(g) > 1 && chainsSideBySide && apply:
-			applyGroup(s, &q, g, k)
+			applyGroup(s, q, g, k)
 		case ok && len(g) > 1 && chainsSideBySide:
-			stepGroup(s, &q, g, k)
+			stepGroup(s, q, g, k)
 		default:
 			for _, it := range g {
 				if apply {

@@ -24,6 +24,10 @@ import (
 // reuse it. The zero value is ready.
 type Lanes struct{ q quad }
 
+// Release drops what the Lanes holds of the caller's data (the shapes
+// handed to Shapes), for a Lanes kept between frames.
+func (q *Lanes) Release() { q.q.shapes = [LaneCount][]collide.Shape{} }
+
 // LaneCount is how many chains Lanes.StepsIn and Lanes.ApplyIn take side
 // by side: one per lane of a 256-bit AVX register.
 const LaneCount = 8
