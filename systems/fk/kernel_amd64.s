@@ -2,7 +2,8 @@
 
 #include "textflag.h"
 
-// A vector holds one bone's x, y, z (lane 3 zero) or a quaternion's
+// A vector holds one bone's x, y, z (lane 3 zero, or junk that no result
+// stores: see the parent's loads) or a quaternion's
 // w, x, y, z. Every lane takes the Go kernel's operations in its order;
 // a - b is written a + (-b) where lanes differ in sign (the same bits).
 //
@@ -42,13 +43,12 @@ loop:
 	JS      fromRoot
 	CMPQ    R14, R12
 	JAE     bad
+	// The parent's Vec3s by 16 bytes: parent < bone < n, so the next
+	// element is in the array; its x lands in lane 3, which no result
+	// stores.
 	LEAQ    (R14)(R14*2), R15
-	MOVSD   (AX)(R15*4), X0
-	MOVSS   8(AX)(R15*4), X3
-	MOVLHPS X3, X0 // a Vec3, lane 3 zero
-	MOVSD   (CX)(R15*4), X2
-	MOVSS   8(CX)(R15*4), X3
-	MOVLHPS X3, X2 // a Vec3, lane 3 zero
+	MOVUPS  (AX)(R15*4), X0
+	MOVUPS  (CX)(R15*4), X2
 	SHLQ    $4, R14
 	MOVUPS  (BX)(R14*1), X1
 	JMP     bone
