@@ -145,28 +145,32 @@ loop:
 	NEGL AX; \
 	MOVB AX, (r)
 
-// LOADHALF loads the state of lanes h/4 to h/4+3, whose elements are at
-// byte h of each column (h: 0 or 16): positions and previous positions in
-// one pass, the last particle's apart, then the collided flags.
-// STOREHALF is its mirror image.
-#define LOADHALF(h, lpp, llast, lhit) \
+// HALF copies the state of lanes h/4 to h/4+3, whose elements are at
+// byte h of each column (h: 0 or 16), between their rows and the columns:
+// positions and previous positions in one pass by ROWS (LOADROWS or
+// STOREROWS), the last particle's by ROWS3, then the collided flags by
+// HIT (HITLOAD or HITSTORE).
+#define HALF(h, ROWS, ROWS3, HIT, lpp, llast, lhit) \
 	PPLANES(h); \
 	TESTQ DX, DX; \
 	JZ    llast; \
 lpp: \
-	LOADROWS(R8, R9, R10, R11, quadPart_x, quadPart_y, quadPart_z); \
-	LOADROWS(R12, R13, R14, BX, quadPart_px, quadPart_py, quadPart_pz); \
+	ROWS(R8, R9, R10, R11, quadPart_x, quadPart_y, quadPart_z); \
+	ROWS(R12, R13, R14, BX, quadPart_px, quadPart_py, quadPart_pz); \
 	PPNEXT(lpp); \
 llast: \
-	LOADROWS3(R8, R9, R10, R11, quadPart_x, quadPart_y, quadPart_z); \
-	LOADROWS3(R12, R13, R14, BX, quadPart_px, quadPart_py, quadPart_pz); \
+	ROWS3(R8, R9, R10, R11, quadPart_x, quadPart_y, quadPart_z); \
+	ROWS3(R12, R13, R14, BX, quadPart_px, quadPart_py, quadPart_pz); \
 	LANES(quad_hit+2*(h)); \
 	PARTS(h, lhit); \
-	HITLOAD(R8, 0); \
-	HITLOAD(R9, 1); \
-	HITLOAD(R10, 2); \
-	HITLOAD(R11, 3); \
+	HIT(R8, 0); \
+	HIT(R9, 1); \
+	HIT(R10, 2); \
+	HIT(R11, 3); \
 	NEXT(1, lhit)
+
+// LOADHALF loads four lanes' state into the columns (see HALF).
+#define LOADHALF(h, lpp, llast, lhit) HALF(h, LOADROWS, LOADROWS3, HITLOAD, lpp, llast, lhit)
 
 // func quadLoad(q *quad, n int)
 TEXT ·quadLoad(SB), NOSPLIT, $0-16
@@ -176,27 +180,12 @@ TEXT ·quadLoad(SB), NOSPLIT, $0-16
 	LOADHALF(16, lpp1, llast1, hit1)
 	RET
 
-// STOREHALF stores four lanes' state (see LOADHALF) and sets the low four
-// bits of AX to those with a non-finite element (X7 not all zero bits).
+// STOREHALF stores four lanes' state from the columns (see HALF) and
+// sets the low four bits of AX to those with a non-finite element (X7 not
+// all zero bits).
 #define STOREHALF(h, lpp, llast, lhit) \
 	XORPS X7, X7; \
-	PPLANES(h); \
-	TESTQ DX, DX; \
-	JZ    llast; \
-lpp: \
-	STOREROWS(R8, R9, R10, R11, quadPart_x, quadPart_y, quadPart_z); \
-	STOREROWS(R12, R13, R14, BX, quadPart_px, quadPart_py, quadPart_pz); \
-	PPNEXT(lpp); \
-llast: \
-	STOREROWS3(R8, R9, R10, R11, quadPart_x, quadPart_y, quadPart_z); \
-	STOREROWS3(R12, R13, R14, BX, quadPart_px, quadPart_py, quadPart_pz); \
-	LANES(quad_hit+2*(h)); \
-	PARTS(h, lhit); \
-	HITSTORE(R8, 0); \
-	HITSTORE(R9, 1); \
-	HITSTORE(R10, 2); \
-	HITSTORE(R11, 3); \
-	NEXT(1, lhit); \
+	HALF(h, STOREROWS, STOREROWS3, HITSTORE, lpp, llast, lhit); \
 	XORPS    X0, X0; \
 	PCMPEQL  X0, X7; \
 	MOVMSKPS X7, AX; \
