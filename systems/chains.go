@@ -41,12 +41,13 @@ type chainSystem struct {
 	st   *ChainStore
 	dt   float32
 	// The step's and the apply's side-by-side scratch, one per chunk
-	// running at a time.
-	lanes scratchPool[chain.Lanes]
+	// running at a time (sideBySide: the system uses it).
+	lanes      scratchPool[chain.Lanes]
+	sideBySide bool
 }
 
-func newChainSystem(name string, run func(*chainSystem, int, int)) *chainSystem {
-	s := &chainSystem{chars: newFeatureCharacters[components.Chains](), job: jobs.NewJob(name)}
+func newChainSystem(name string, run func(*chainSystem, int, int), sideBySide bool) *chainSystem {
+	s := &chainSystem{chars: newFeatureCharacters[components.Chains](), job: jobs.NewJob(name), sideBySide: sideBySide}
 	s.body = func(lo, hi int) { run(s, lo, hi) } // made once: no allocation per frame
 	return s
 }
@@ -61,6 +62,9 @@ func (s *chainSystem) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 func (s *chainSystem) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg, s.st, s.dt = s.frame.pool.Get(), s.frame.reg.Get(), s.store.Get(), s.frame.time.Get().Dt
+	if s.sideBySide {
+		s.lanes.reserve(s.frame.jobs.Get().Workers())
+	}
 	return s.job, s.body, len(items)
 }
 
@@ -93,7 +97,7 @@ type ChainPrepare struct {
 
 // NewChainPrepare returns the chain prepare system.
 func NewChainPrepare() *ChainPrepare {
-	return &ChainPrepare{chainSystem: newChainSystem("chain.prepare", prepareChains), compact: generic.NewFilter1[components.Chains]()}
+	return &ChainPrepare{chainSystem: newChainSystem("chain.prepare", prepareChains, false), compact: generic.NewFilter1[components.Chains]()}
 }
 
 // Update implements System: it first compacts away removed characters'
@@ -133,7 +137,7 @@ func prepareChains(s *chainSystem, lo, hi int) {
 type ChainStep struct{ *chainSystem }
 
 // NewChainStep returns the chain step system.
-func NewChainStep() *ChainStep { return &ChainStep{newChainSystem("chain.step", stepChains)} }
+func NewChainStep() *ChainStep { return &ChainStep{newChainSystem("chain.step", stepChains, true)} }
 
 func stepChains(s *chainSystem, lo, hi int) {
 	// chain.LaneCount characters at a time: their chains of one shape (the
@@ -265,7 +269,9 @@ const stepsFaulted = -2
 type ChainApply struct{ *chainSystem }
 
 // NewChainApply returns the chain apply system.
-func NewChainApply() *ChainApply { return &ChainApply{newChainSystem("chain.apply", applyChains)} }
+func NewChainApply() *ChainApply {
+	return &ChainApply{newChainSystem("chain.apply", applyChains, true)}
+}
 
 func applyChains(s *chainSystem, lo, hi int) {
 	// chain.LaneCount characters at a time, as the step: the k-th chains

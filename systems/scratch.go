@@ -11,10 +11,24 @@ import "sync"
 type scratchPool[T any] struct {
 	mu   sync.Mutex
 	free []*T
+	made int
 }
 
-// get returns a value from the pool, or a new one (allocated while the
-// pool grows to the number of workers: the first frame).
+// reserve makes the pool hold n values, on the calling goroutine before
+// the chunks run (n: the workers, at most that many chunks run at once),
+// so that get finds one whichever chunks happen to overlap: the values
+// are made in the first frame (or when the workers grow), not in
+// whichever later frame first runs that many chunks at once.
+func (p *scratchPool[T]) reserve(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for ; p.made < n; p.made++ {
+		p.free = append(p.free, new(T))
+	}
+}
+
+// get returns a value from the pool, or a new one if more chunks run at
+// once than reserve was told.
 func (p *scratchPool[T]) get() *T {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -23,6 +37,7 @@ func (p *scratchPool[T]) get() *T {
 		p.free = p.free[:n-1]
 		return v
 	}
+	p.made++
 	return new(T)
 }
 

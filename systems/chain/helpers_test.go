@@ -143,9 +143,3 @@ func still() Settings {
 	s.Damping, s.Elasticity, s.Stiffness = 0, 0, 0
 	return s
 }
-
-// vecBits returns the bits of v: equal for the same bits only (not for +0
-// and -0, and for a NaN with itself).
-func vecBits(v mgl32.Vec3) [3]uint32 {
-	return [3]uint32{math.Float32bits(v[0]), math.Float32bits(v[1]), math.Float32bits(v[2])}
-}

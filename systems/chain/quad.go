@@ -25,8 +25,12 @@ import (
 type Lanes struct{ q quad }
 
 // Release drops what the Lanes holds of the caller's data (the shapes
-// handed to Shapes), for a Lanes kept between frames.
-func (q *Lanes) Release() { q.q.shapes = [LaneCount][]collide.Shape{} }
+// handed to Shapes, and the count of them it bounded), for a Lanes kept
+// between frames: it is then as a Lanes given no shapes.
+func (q *Lanes) Release() {
+	q.q.shapes = [LaneCount][]collide.Shape{}
+	q.q.nb, q.q.nbAll = [LaneCount]int{}, 0
+}
 
 // LaneCount is how many chains Lanes.StepsIn and Lanes.ApplyIn take side
 // by side: one per lane of a 256-bit AVX register.

@@ -628,8 +628,7 @@ cull:
 	VMOVUPS (quadCol_b+boundCols_br)(SI), Y2
 	VSUBPS  Y2, Y0, Y0
 	VMOVUPS (quadCol_b+boundCols_open)(SI), Y3
-	VMOVAPS Y8, Y1
-	SELECT(Y3, Y1, Y0)
+	SELECT(Y3, Y8, Y0)
 
 	// keep = gap < reach || gap == -Inf (Y10).
 	VCMPPS $1, Y7, Y0, Y10

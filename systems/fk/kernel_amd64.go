@@ -15,7 +15,8 @@ type rootTransform struct {
 // runOrderSSE computes the bones order[0:m] of a skeleton of n bones with
 // SSE, one bone's x, y, z (and w) per vector (kernel_amd64.s), in the Go
 // kernel's sequence of operations, so bit for bit alike. It returns -1,
-// or the position in order of the first bone or parent out of [0, n),
+// or the position in order of the first bone out of [0, n) or whose
+// parent is not stored before it (which a validated skeleton never has),
 // leaving that bone and those after it to compute.
 //
 //go:noescape
@@ -24,8 +25,8 @@ func runOrderSSE(worldPos *mgl32.Vec3, worldRot *mgl32.Quat, worldScale *mgl32.V
 	order *int32, m, n int) int
 
 // runOrder checks the lengths as the Go kernel does and runs the SSE
-// kernel; a bad index is left to the Go kernel, which panics on it as
-// before.
+// kernel; a bad index, or a parent stored after its bone, is left to the
+// Go kernel (which panics on a bad index, as before).
 func runOrder(worldPos []mgl32.Vec3, worldRot []mgl32.Quat, worldScale []mgl32.Vec3,
 	parents []int32, localPos []mgl32.Vec3, localRot []mgl32.Quat, localScale []mgl32.Vec3,
 	rootPos mgl32.Vec3, rootRot mgl32.Quat, rootScale mgl32.Vec3, order []int32) {

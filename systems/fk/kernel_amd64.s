@@ -41,11 +41,11 @@ loop:
 	MOVLQSX (DX)(R13*4), R14
 	TESTQ   R14, R14
 	JS      fromRoot
-	CMPQ    R14, R12
+	CMPQ    R14, R13 // a parent stored before its bone, so before the last
 	JAE     bad
-	// The parent's Vec3s by 16 bytes: parent < bone < n, so the next
-	// element is in the array; its x lands in lane 3, which no result
-	// stores.
+	// The parent's Vec3s by 16 bytes: parent < bone < n (checked above),
+	// so the next element is in the array; its x lands in lane 3, which
+	// no result stores.
 	LEAQ    (R14)(R14*2), R15
 	MOVUPS  (AX)(R15*4), X0
 	MOVUPS  (CX)(R15*4), X2
