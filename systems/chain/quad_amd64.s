@@ -172,6 +172,22 @@ llast: \
 // LOADHALF loads four lanes' state into the columns (see HALF).
 #define LOADHALF(h, lpp, llast, lhit) HALF(h, LOADROWS, LOADROWS3, HITLOAD, lpp, llast, lhit)
 
+// ENDHALF is quadAnimateEnd for lanes h/4 to h/4+3 (byte h of the
+// columns and of pathMax).
+#define ENDHALF(h) \
+	MOVQ   lp+8(FP), BX; \
+	MOVQ   pb+40(FP), CX; \
+	ENDPOSE(h); \
+	MOVQ   local+16(FP), AX; \
+	ENDOFFSET; \
+	MOVQ   i+24(FP), CX; \
+	MOVQ   j+32(FP), DX; \
+	MOVQ   pathMax+48(FP), AX; \
+	MOVUPS h(AX), X14; \
+	RECORD(h); \
+	MOVQ   pathMax+48(FP), AX; \
+	MOVUPS X14, h(AX)
+
 // func quadLoad(q *quad, n int)
 TEXT ·quadLoad(SB), NOSPLIT, $0-16
 	MOVQ q+0(FP), DI
@@ -878,29 +894,6 @@ TEXT ·quadAnimateEnd(SB), NOSPLIT, $0-56
 
 	// Lanes 0..3, then 4..7: their parent bone's frame, the end
 	// particle's offset from it, and its record.
-	MOVQ   lp+8(FP), BX
-	MOVQ   pb+40(FP), CX
-	ENDPOSE(0)
-	MOVQ   local+16(FP), AX
-	ENDOFFSET
-	MOVQ   i+24(FP), CX
-	MOVQ   j+32(FP), DX
-	MOVQ   pathMax+48(FP), AX
-	MOVUPS 0(AX), X14
-	RECORD(0)
-	MOVQ   pathMax+48(FP), AX
-	MOVUPS X14, 0(AX)
-
-	MOVQ   lp+8(FP), BX
-	MOVQ   pb+40(FP), CX
-	ENDPOSE(16)
-	MOVQ   local+16(FP), AX
-	ENDOFFSET
-	MOVQ   i+24(FP), CX
-	MOVQ   j+32(FP), DX
-	MOVQ   pathMax+48(FP), AX
-	MOVUPS 16(AX), X14
-	RECORD(16)
-	MOVQ   pathMax+48(FP), AX
-	MOVUPS X14, 16(AX)
+	ENDHALF(0)
+	ENDHALF(16)
 	RET
