@@ -56,6 +56,9 @@ func (q *quad) fillTab() {
 	key := [slotCount]*collide.Shape{}
 	n := min(len(q.cols), tabN)
 	if n == 0 {
+		// An empty list leaves nothing for stage A: the table must say so,
+		// or run's near mask names the previous lists' colliders.
+		q.tabKey, q.tabLen = key, 0
 		return
 	}
 	for s := range slotCount {
