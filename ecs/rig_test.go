@@ -172,7 +172,11 @@ func TestRigBranchStepsAfterItsParentSpring(t *testing.T) {
 	rotNow, rotLate := make([]mgl32.Quat, 2), make([]mgl32.Quat, 2)
 	parent := skel.Index("hairL1")
 	shapes := make([]collide.Shape, len(rs.Colliders))
-	var prev sway.Transform
+	// The springs start when they are added: the reference starts from the
+	// same pose.
+	prev, _ := w.BoneWorld(e, parent)
+	spring.ResetVRM(&now, chain, prev.Pos, prev.Rot, prev.Scale, mgl32.Vec3{}, mgl32.QuatIdent())
+	spring.ResetVRM(&late, chain, prev.Pos, prev.Rot, prev.Scale, mgl32.Vec3{}, mgl32.QuatIdent())
 	var worst, lateWorst float64
 	for f := 0; f <= 240; f++ {
 		if f > 0 {
@@ -188,11 +192,6 @@ func TestRigBranchStepsAfterItsParentSpring(t *testing.T) {
 			collide.ToWorld(&shapes[k], &r.Colliders[c].Shape, bw.Pos, bw.Rot, bw.Scale)
 		}
 		p, _ := w.BoneWorld(e, parent)
-		if f == 0 {
-			spring.ResetVRM(&now, chain, p.Pos, p.Rot, p.Scale, mgl32.Vec3{}, mgl32.QuatIdent())
-			spring.ResetVRM(&late, chain, p.Pos, p.Rot, p.Scale, mgl32.Vec3{}, mgl32.QuatIdent())
-			prev = p
-		}
 		spring.StepVRM(rotNow, &now, chain, p.Pos, p.Rot, p.Scale, mgl32.Vec3{}, mgl32.QuatIdent(), shapes, 1.0/60)
 		spring.StepVRM(rotLate, &late, chain, prev.Pos, prev.Rot, prev.Scale, mgl32.Vec3{}, mgl32.QuatIdent(), shapes, 1.0/60)
 		prev = p

@@ -70,9 +70,16 @@ const vrmSpecType = "VRMSpringSpec"
 // may collide with (on the character's bones, placed on the animated pose
 // every frame). Everything is validated (a *FieldError naming the spec and
 // field); a character has one set of VRM springs (RemoveVRMSprings first
-// to replace them), and no bone may be a joint of two springs. Springs
-// step with the world's dt; a character that moves more than 1 m or turns
-// more than 45° in one frame has its springs reset to the animated pose.
+// to replace them), and no bone may be a joint of two springs.
+//
+// The springs start here, as VRMC_springBone and three-vrm start them:
+// every tail at rest under the character's current pose (its root as last
+// set, its bones as of the last Step or AddCharacter), at rest. The next
+// Step carries whatever moved since, so a character added at t = 0 and
+// then moved with SetRoot before each Step swings from the first frame.
+// Springs step with the world's dt; a character that moves more than 1 m
+// or turns more than 45° in one frame has its springs reset to the
+// animated pose.
 func (w *World) AddVRMSprings(e ecs.Entity, colliders []ColliderSpec, springs []VRMSpringSpec) error {
 	pose, err := w.pose(e)
 	if err != nil {
@@ -204,8 +211,11 @@ func (w *World) AddVRMSprings(e ecs.Entity, colliders []ColliderSpec, springs []
 		bones = append(bones, out[k].bones...)
 		jds = append(jds, out[k].descs...)
 	}
-	h := w.springStore().VRM.AddVRM(chains, infos, bones, jds, descs, colBones, setIndex)
+	st := &w.springStore().VRM
+	h := st.AddVRM(chains, infos, bones, jds, descs, colBones, setIndex)
 	h.LastBone = lastBone
+	_, root := w.chars.Get(e)
+	st.StartVRM(w.pool, skel, pose, root, &h)
 	m := generic.NewMap1[components.VRMSprings](w.ecs)
 	m.Assign(e, &h)
 	return nil

@@ -170,6 +170,11 @@ func TestVRMRuntimeScale(t *testing.T) {
 		if err := w.SetRoot(ents[0], root); err != nil {
 			t.Fatal(err)
 		}
+		// The springs started at scale 1 when they were added: restart them
+		// under the scaled root.
+		if err := w.ResetVRMSprings(ents[0]); err != nil {
+			t.Fatal(err)
+		}
 		stepStill(t, w, 60)
 		for _, name := range append(secondaryBones(), "earring.L") {
 			a := bonePos(t, ref, refEnts[0], sc.Skeleton, name).Sub(r0.Pos).Mul(scale)

@@ -346,6 +346,36 @@ func (s *VRMSprings) finish(it *featureRef[components.VRMSprings], skel *rig.Ske
 	}
 }
 
+// StartVRM starts the springs of handle h from the character's current
+// pose, as VRMC_springBone and three-vrm initialise them when they are
+// added: every tail at rest under its parent's world transform now, with
+// zero velocity. The first Step then carries the motion since (a root set
+// before it swings the springs), instead of restarting them under that
+// frame's pose. A non-finite root leaves them to start at the first Step.
+// Set-up code, on the calling goroutine.
+func (p *VRMPart) StartVRM(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root, h *components.VRMSprings) {
+	a := pose.First
+	for k := h.First; k < h.First+h.Count; k++ {
+		info, sp := &p.Info[k], &p.Springs[k]
+		if !EnsureCurrent(pool, skel, pose, root, max(info.Parent, info.Center)) {
+			return
+		}
+		b := a + info.Parent
+		cp, cr := mgl32.Vec3{}, mgl32.QuatIdent()
+		if info.Center >= 0 {
+			cp, cr = pool.WorldPos[a+info.Center], pool.WorldRot[a+info.Center]
+		}
+		j0, j1 := info.Joint0, info.Joint0+info.N
+		st := spring.VRMState{PrevTail: p.Prev[j0:j1:j1], CurTail: p.Cur[j0:j1:j1]}
+		spring.ResetVRM(&st, sp.Chain, pool.WorldPos[b], pool.WorldRot[b], pool.WorldScale[b], cp, cr)
+		for j := j0; j < j1; j++ {
+			p.Rot[j] = p.JointDesc[j].LocalRot
+		}
+		info.Reset, info.Acc = false, 0
+	}
+	h.Started, h.LastRoot = true, root.Transform
+}
+
 // resetSpring puts a spring's tails at rest under this frame's parent and
 // centre, and its output at the rest rotations, which is what a
 // fixed-step spring shows until its first step.
