@@ -70,17 +70,9 @@ func (w *World) AddChains(e ecs.Entity, colliders []ColliderSpec, chains []Chain
 		return check.Errorf("AddChains", "Entity", e, "already has chains (RemoveChains first)")
 	}
 	skel := w.reg.Skeletons[pose.Skeleton]
-	descs := make([]collide.Desc, len(colliders))
-	bones := make([]int32, len(colliders))
-	for i, c := range colliders {
-		b := skel.Index(c.Bone)
-		if b < 0 {
-			return check.Errorf("ColliderSpec", fmt.Sprintf("[%d].Bone", i), c.Bone, "no bone has this name")
-		}
-		if err := c.Shape.Validate(); err != nil {
-			return fmt.Errorf("ColliderSpec[%d]: %w", i, err)
-		}
-		descs[i], bones[i] = c.Shape, int32(b)
+	descs, bones, err := colliderDescs(skel, colliders)
+	if err != nil {
+		return err
 	}
 	builder := w.chainBuilders[skel]
 	if builder == nil {

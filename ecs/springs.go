@@ -235,6 +235,12 @@ func colliderDescs(skel *rig.Skeleton, colliders []ColliderSpec) ([]collide.Desc
 			return nil, nil, fmt.Errorf("ColliderSpec[%d]: %w", i, err)
 		}
 		descs[i], bones[i] = c.Shape, int32(b)
+		// Radii are metres at rest; ToWorld scales them by the bone's
+		// world scale, so the rest scale is taken out here.
+		if k := restScale(skel, int32(b)); k >= 1e-6 && k != 1 {
+			descs[i].Radius /= k
+			descs[i].TailRadius /= k
+		}
 	}
 	return descs, bones, nil
 }
@@ -301,13 +307,31 @@ func validVRMSettings(field string, s *VRMJointSettings) error {
 	return check.NonNegative(vrmSpecType, field+".HitRadius", s.HitRadius)
 }
 
-// vrmJointDesc is a joint at its bone's rest transform with settings s.
+// vrmJointDesc is a joint at its bone's rest transform with settings s;
+// its rest scale is the bone's in the rest pose, the authoring frame.
 func vrmJointDesc(skel *rig.Skeleton, b int32, s *VRMJointSettings) spring.VRMJointDesc {
 	return spring.VRMJointDesc{
 		LocalPos: skel.RestPos()[b], LocalRot: skel.RestRot()[b], LocalScale: skel.RestScale()[b],
 		Stiffness: s.Stiffness, GravityPower: s.GravityPower, GravityDir: s.GravityDir,
 		DragForce: s.DragForce, HitRadius: s.HitRadius, Limit: s.Limit,
+		RestScale: restScale(skel, b),
 	}
+}
+
+// restScale is bone b's uniform scale in the rest pose relative to the
+// character root (the largest absolute component): the authoring frame,
+// which radii and forces given in metres are divided by so that it
+// changes nothing.
+func restScale(skel *rig.Skeleton, b int32) float32 {
+	s := skel.ModelScale()[b]
+	return max(abs32(s[0]), abs32(s[1]), abs32(s[2]))
+}
+
+func abs32(f float32) float32 {
+	if f < 0 {
+		return -f
+	}
+	return f
 }
 
 func vrmChainDesc(joints []spring.VRMJointDesc, info *systems.VRMSpringInfo) *spring.VRMChainDesc {

@@ -44,8 +44,12 @@
 //	prev, cur = cur, next                       // stored in centre space
 //	localRot = initialLocalRot * FromTo(axis, restRot⁻¹(next-head) with scale undone)
 //
-// where s is the largest absolute component of the joint's world scale.
-// cur and prev are kept in the centre's space (the inertia follows the
+// where s is the joint's world scale now over its scale at rest
+// (VRMJointDesc.RestScale; scales are the largest absolute component):
+// the scale a rig has at rest is the frame it was authored in and changes
+// nothing, so stiffness, gravity and hit radius are world-space
+// quantities at rest, as three-vrm reads them; only a change of scale at
+// run time scales them, exactly geometrically. cur and prev are kept in the centre's space (the inertia follows the
 // centre) and converted to world space for the step; forces act in world
 // space.
 //
@@ -54,9 +58,11 @@
 //   - The bone length is the rest length times the current world scale,
 //     not the distance to the child's world position of the previous frame
 //     (three-vrm), which lags a frame behind a scaled or stretched rig.
-//   - Forces and the hit radius scale with s, so that a uniformly scaled
-//     rig moves exactly scaled (at scale 1 nothing changes). Collider
-//     radii scale in collide.ToWorld.
+//   - Forces and the hit radius scale with s, so that a rig scaled at run
+//     time moves exactly scaled (three-vrm does not scale them; UniVRM's
+//     runtime scaling does). Collider radii scale in collide.ToWorld by
+//     the collider bone's world scale, and the facade divides them by its
+//     rest scale for the same rule.
 //   - restDir is the direction of the scaled rest tail; under uniform scale
 //     it equals the reference's restRot*axis.
 //   - A joint without a child node gets a virtual tail (VRM 0.x: 7 cm along

@@ -29,7 +29,18 @@ type VRMJointDesc struct {
 	DragForce    float32    // [0, 1]: share of the velocity lost per step (per 1/60 s with FixedStep)
 	HitRadius    float32    // >= 0: radius of the tail against colliders
 	Limit        Limit      // optional angle limit (VRMC_springBone_limit draft)
+
+	// RestScale is the joint's uniform world scale in the rest pose (the
+	// largest absolute component): the frame the file or rig was authored
+	// in, which changes nothing. Stiffness, gravity and the hit radius are
+	// world-space quantities at rest and scale by (world scale now) /
+	// RestScale, so only a change of scale at run time scales the motion.
+	// >= 0; below 1e-6 (a bone hidden by a zero scale) it counts as 1.
+	RestScale float32
 }
+
+// minRestScale is the smallest RestScale taken as given.
+const minRestScale = 1e-6
 
 // VRMChainDesc is a VRM spring: joints from root to tip, each joint node the
 // child of the previous one.
@@ -107,6 +118,9 @@ func (j *VRMJointDesc) validate() error {
 		return err
 	}
 	if err := check.NonNegative(vrmDescType, "HitRadius", j.HitRadius); err != nil {
+		return err
+	}
+	if err := check.NonNegative(vrmDescType, "RestScale", j.RestScale); err != nil {
 		return err
 	}
 	return j.Limit.validate(vrmDescType, "Limit")
@@ -231,9 +245,16 @@ func (sh *VRMShapes) NewVRMChain(d *VRMChainDesc) (*VRMChain, error) {
 		}
 		axis := mathx.NormalizeOr(tail, mgl32.Vec3{0, 1, 0})
 		restAxis := mathx.Rotate(rot, axis)
-		gravity := dj.GravityDir.Mul(dj.GravityPower)
+		// The kernels scale forces and the hit radius by the world scale:
+		// divided by the rest scale here, they scale by its change.
+		per := float32(1)
+		if dj.RestScale >= minRestScale {
+			per = 1 / dj.RestScale
+		}
+		gravity := dj.GravityDir.Mul(dj.GravityPower * per)
+		hit := dj.HitRadius * per
 		reach += tail.Len()
-		c.reach = max(c.reach, reach+dj.HitRadius)
+		c.reach = max(c.reach, reach+hit)
 		*j = vrmJoint{
 			localPos:   ld(&dj.LocalPos),
 			localRot:   ldq(&rot),
@@ -246,7 +267,7 @@ func (sh *VRMShapes) NewVRMChain(d *VRMChainDesc) (*VRMChain, error) {
 			identRot:   rot == mgl32.QuatIdent(),
 		}
 		set := &c.sets[i]
-		*set = vrmSet{stiffness: dj.Stiffness, gravity: ld(&gravity), keep: 1 - dj.DragForce, hitRadius: dj.HitRadius}
+		*set = vrmSet{stiffness: dj.Stiffness * per, gravity: ld(&gravity), keep: 1 - dj.DragForce, hitRadius: hit}
 		if c.fixed {
 			set.keep = 1 - DragPerStep(dj.DragForce, d.FixedStep)
 			set.force = ForcePerStep(dj.DragForce, d.FixedStep)

@@ -160,8 +160,15 @@ func (l *lane) stepGeneral(i int, dt float32) {
 	}
 	l.bad = l.bad || notFinite(ld(&prevs[i])) != 0 || notFinite(ld(&curs[i])) != 0
 
-	// The tail in the joint's rest frame, scale undone.
-	to := invScaleDir(w.scale, w.rot.invRot(next.sub(head)))
+	// The tail in the joint's rest frame, scale undone; the scale is taken
+	// relative to its largest component so that the cofactors keep the
+	// direction's size (at a scale of 0.0025 they would fall below
+	// fromTo's zero test).
+	ws := w.scale
+	if k > 0 && k != 1 {
+		ws = ws.scale(1 / k)
+	}
+	to := invScaleDir(ws, w.rot.invRot(next.sub(head)))
 	local := j.localRot.mul(fromTo(j.axis, to))
 	l.dst[i] = local.quat()
 	w.rot = p.rot.mul(local)
