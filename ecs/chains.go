@@ -60,6 +60,12 @@ type ChainSpec struct {
 // collide with. It validates everything and returns a *FieldError naming
 // the spec and field; a character has one set of chains (RemoveChains
 // first to replace them).
+//
+// The chains start here, as DynamicBone starts its particles: each on its
+// bone's position in the character's current pose (its root as last set,
+// its bones as of the last Step or AddCharacter), at rest. The next Step
+// carries whatever moved since, so a character added at t = 0 and then
+// moved with SetRoot before each Step swings from the first frame.
 func (w *World) AddChains(e ecs.Entity, colliders []ColliderSpec, chains []ChainSpec) error {
 	pose, err := w.pose(e)
 	if err != nil {
@@ -107,7 +113,10 @@ func (w *World) AddChains(e ecs.Entity, colliders []ColliderSpec, chains []Chain
 			return fmt.Errorf("ChainSpec%s: %w", field, err)
 		}
 	}
-	h := w.chainStore().AddChains(out, &built, descs, bones)
+	st := w.chainStore()
+	h := st.AddChains(out, &built, descs, bones)
+	_, root := w.chars.Get(e)
+	st.StartChains(w.pool, skel, pose, root, &h)
 	cm := generic.NewMap1[components.Chains](w.ecs)
 	cm.Assign(e, &h)
 	return nil

@@ -131,6 +131,21 @@ func prepareChains(s *chainSystem, lo, hi int) {
 	}
 }
 
+// StartChains starts a character's chains (handle h) from its current
+// pose, as DynamicBone sets its particles up when it starts: every
+// particle on its animated position, at rest, and the root as it is now
+// taken as the last frame's. The next Step carries whatever moved since.
+// It is Prepare with no time passing. A non-finite root leaves them to
+// start at the first Step. Set-up code, on the calling goroutine.
+func (s *ChainStore) StartChains(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root, h *components.Chains) {
+	if h.Count == 0 || !Sync(pool, skel, pose, root) {
+		return
+	}
+	pp := posePart(pool, pose)
+	f := chain.Frame{ObjectPos: root.Pos, ObjectRot: root.Rot, ObjectScale: root.Scale, Reference: s.Reference}
+	chain.PrepareChains(s.Steps[h.First:h.First+h.Count], &s.Rest, &s.Particles, s.Chains[h.First:h.First+h.Count], &pp, &f)
+}
+
 // ChainStep runs every chain's sub-steps: Verlet integration, then
 // constraints and colliders, per sub-step; or DynamicBone's skip update when
 // the clock gave no sub-step this frame.
