@@ -67,9 +67,6 @@ func corpusCompare(t *testing.T, r *sway.Rig) (worst float64, at string, frame i
 // the ten-second walk.
 func TestVRMReferenceAgreesOnCorpus(t *testing.T) {
 	for _, c := range gltfrig.Corpus() {
-		if c.Twin != "" {
-			continue // the rest-scaled files: in TestVRMReferenceScaleRule
-		}
 		t.Run(c.Name, func(t *testing.T) {
 			worst, at, frame, later, swing := corpusCompare(t, loadCorpusRig(t, c))
 			t.Logf("largest deviation %.3g m (%s, frame %d), %.3g m from frame 30 on; the springs swing up to %.3g m from rest", worst, at, frame, later, swing)
