@@ -15,6 +15,7 @@ const (
 	extVRM1       = "VRMC_vrm"
 	extSpring1    = "VRMC_springBone"
 	extExtended   = "VRMC_springBone_extended_collider"
+	extLimit      = "VRMC_springBone_limit"
 	extVRM0       = "VRM"
 	springPath    = "extensions." + extSpring1
 	humanoid1Path = "extensions." + extVRM1 + ".humanoid.humanBones"
