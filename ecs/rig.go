@@ -67,6 +67,10 @@ func LoadRig(path string) (*Rig, error) {
 //   - A spring that hangs from another spring's joint (a 0.x branch) steps
 //     after it, on its parent's new rotation.
 //
+// A spring's first joint hangs from its parent bone; a loaded rig whose
+// spring starts at a scene root has Rig.SceneBone, the scene (the
+// character's root), as that parent.
+//
 // A joint's tail is its next joint, which must be its bone's first child:
 // AddRig lists those bones first among their siblings in the skeleton it
 // builds (the bone order of a file whose node order disagrees with its

@@ -2,6 +2,7 @@ package ecs_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -315,5 +316,80 @@ func TestAddRigErrorsAreTyped(t *testing.T) {
 	r.Springs[1].Joints = nil
 	if _, err := w.AddRig(r, sway.Identity()); err != nil {
 		t.Errorf("rig with empty springs: %v", err)
+	}
+}
+
+// A spring whose first joint is a scene root (three-vrm's spring bone
+// examples lay theirs out so: several scene roots, the spring from one,
+// its collider on another) hangs from the scene, which is the
+// character's root transform: the file loads, AddRig adds it, and under a
+// moving root the first joint rides the root exactly while the tip
+// swings, 600 frames without NaN or a fault. In both forms, alone (the
+// bare layout of three-vrm's examples) and beside an avatar.
+func TestRigSpringFromASceneRoot(t *testing.T) {
+	cases := []struct {
+		name    string
+		v       sway.RigVersion
+		o       gltfrig.FixtureOptions
+		springs int
+	}{
+		{"bare 1.0", sway.RigVRM1, gltfrig.FixtureOptions{Pendulum: true, Bare: true}, 1},
+		{"avatar 1.0", sway.RigVRM1, gltfrig.FixtureOptions{Pendulum: true}, 3},
+		{"avatar 0.x", sway.RigVRM0, gltfrig.FixtureOptions{Pendulum: true}, 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w, e, r := rigWorld(t, writeRigFile(t, c.v, c.o))
+			if n := w.NumVRMSprings(e); n != c.springs {
+				t.Fatalf("%d springs, want %d", n, c.springs)
+			}
+			skel, _ := w.Skeleton(e)
+			first, tip := skel.Index("Pendulum0"), skel.Index("Pendulum4")
+			if first < 0 || tip < 0 || r.SceneBone == "" || skel.Parents()[first] != int32(skel.Index(r.SceneBone)) {
+				t.Fatalf("Pendulum0 (%d) does not hang from the scene bone %q", first, r.SceneBone)
+			}
+			// Model space: Pendulum0 at (0, 2, 0), the tip 2 m below it,
+			// the ball at (0.75, 1, 0) with radius 0.25 (0.5 scaled 0.5).
+			var swing float64
+			closest := math.Inf(1)
+			for f := 1; f <= 600; f++ {
+				root := walkRoot(f)
+				if err := w.SetRoot(e, root); err != nil {
+					t.Fatal(err)
+				}
+				if err := w.Step(1.0 / 60); err != nil {
+					t.Fatal(err)
+				}
+				p, _ := w.Pose(e)
+				for b := range p.WorldPos {
+					if !finite3(p.WorldPos[b]) || !finite4(p.WorldRot[b]) {
+						t.Fatalf("frame %d: bone %s is not finite", f, skel.BoneName(b))
+					}
+				}
+				at := func(v mgl32.Vec3) mgl32.Vec3 { return root.Pos.Add(root.Rot.Rotate(v)) }
+				if d := p.WorldPos[first].Sub(at(mgl32.Vec3{0, 2, 0})).Len(); d > 1e-5 {
+					t.Fatalf("frame %d: Pendulum0 is %.3g m off the root's (0, 2, 0)", f, d)
+				}
+				swing = max(swing, float64(p.WorldPos[tip].Sub(at(mgl32.Vec3{})).Len()))
+				ball := at(mgl32.Vec3{0.75, 1, 0})
+				for k := 1; k <= 4; k++ {
+					closest = min(closest, float64(p.WorldPos[skel.Index(fmt.Sprintf("Pendulum%d", k))].Sub(ball).Len()))
+				}
+			}
+			t.Logf("the tip swings %.3g m; the pendulum comes within %.3g m of the ball's centre", swing, closest)
+			if swing < 0.05 {
+				t.Errorf("the tip swings %.3g m: the spring hardly moves", swing)
+			}
+			// The pendulum reaches the ball: without its collider it comes
+			// within 0.281 m; the collider keeps the tails at the ball's
+			// radius plus the hit radius, 0.25 + 0.25·0.25, less what the
+			// reference's length restore gives back (4.5 mm here).
+			if closest < 0.3 {
+				t.Errorf("a tail came within %.3g m of the ball's centre: its collider (on another scene root) is not in effect", closest)
+			}
+			if faults, _ := w.VRMSpringFaults(e); faults != 0 {
+				t.Errorf("%d spring faults", faults)
+			}
+		})
 	}
 }

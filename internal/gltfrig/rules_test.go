@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/qmuntal/gltf"
 
+	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/systems/collide"
 )
 
@@ -146,5 +147,63 @@ func TestVersionChoice(t *testing.T) {
 	r = decodeBytes(t, b)
 	if len(r.Springs) != 0 || len(r.Colliders) != 0 || len(r.Warnings) != 1 {
 		t.Errorf("unknown springBone version read: %d springs, warnings %q", len(r.Springs), r.Warnings)
+	}
+}
+
+// A spring whose first joint is a scene root gets a bone standing for the
+// scene: the parent of every root bone, at the identity, so that model
+// space is unchanged. A file without such a spring gets none, and a node
+// that already has the name keeps it.
+func TestSceneBone(t *testing.T) {
+	for _, c := range []struct {
+		v Version
+		o FixtureOptions
+	}{
+		{VersionVRM1, FixtureOptions{Pendulum: true, Bare: true}},
+		{VersionVRM1, FixtureOptions{Pendulum: true}},
+		{VersionVRM0, FixtureOptions{Pendulum: true}},
+	} {
+		r := loadFixture(t, c.v, c.o)
+		if r.SceneBone != SceneBoneName {
+			t.Fatalf("%v %+v: SceneBone %q", c.v, c.o, r.SceneBone)
+		}
+		skel, err := rig.NewSkeleton(r.Skeleton)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scene := skel.Index(SceneBoneName)
+		if scene != 0 || skel.RestPos()[0] != (mgl32.Vec3{}) || skel.RestRot()[0] != mgl32.QuatIdent() || skel.RestScale()[0] != (mgl32.Vec3{1, 1, 1}) {
+			t.Errorf("%v: the scene bone is %d with rest %v %v %v", c.v, scene, skel.RestPos()[0], skel.RestRot()[0], skel.RestScale()[0])
+		}
+		// The scene's children are the file's scene roots.
+		var roots, children []string
+		for b, p := range skel.Parents() {
+			switch p {
+			case -1:
+				roots = append(roots, skel.BoneName(b))
+			case 0:
+				children = append(children, skel.BoneName(b))
+			}
+		}
+		want := []string{"Armature", "Pendulum0", "Ball"}
+		if c.o.Bare {
+			want = want[1:]
+		}
+		if !reflect.DeepEqual(roots, []string{SceneBoneName}) || !reflect.DeepEqual(children, want) {
+			t.Errorf("%v: roots %q, the scene's children %q (want %q)", c.v, roots, children, want)
+		}
+		for name, want := range map[string]mgl32.Vec3{"Pendulum0": {0, 2, 0}, "Pendulum4": {0, 0, 0}, "Ball": {0.75, 1, 0}} {
+			if b := skel.Index(name); b < 0 || !near3(skel.ModelPos()[b], want, 1e-6) {
+				t.Errorf("%v: %s (%d) in model space at %v, want %v", c.v, name, b, skel.ModelPos()[b], want)
+			}
+		}
+	}
+	if r := loadFixture(t, VersionVRM1, FixtureOptions{Branch: true}); r.SceneBone != "" || r.Skeleton.Bones[0].Name != "Armature" {
+		t.Errorf("the avatar alone got a scene bone %q", r.SceneBone)
+	}
+	glb, _ := Fixture(VersionVRM1, FixtureOptions{Pendulum: true, Bare: true})
+	r := decodeBytes(t, mutate(t, glb, "nodes[5].name", SceneBoneName, false))
+	if r.SceneBone != SceneBoneName+"#1" || r.Skeleton.Bones[0].Name != r.SceneBone || r.Skeleton.Bones[6].Name != SceneBoneName {
+		t.Errorf("with a node named %q: SceneBone %q, bones %q and %q", SceneBoneName, r.SceneBone, r.Skeleton.Bones[0].Name, r.Skeleton.Bones[6].Name)
 	}
 }

@@ -200,6 +200,9 @@ func (l *loader) readSpringBone1(raw json.RawMessage) error {
 			if err != nil {
 				return err
 			}
+			if j == 0 {
+				l.firstJoint(node)
+			}
 			out.Joints = append(out.Joints, jt)
 			prev = node
 		}
