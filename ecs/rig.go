@@ -34,11 +34,19 @@ const (
 	RigVRM1 = gltfrig.VersionVRM1 // VRMC_springBone
 )
 
+// RigLoadError is a file LoadRig rejected after noting warnings about it
+// (an extended collider it fell back from, a version it did not know,
+// …): it carries them with the rejection, a *FieldError that errors.As
+// finds through it.
+type RigLoadError = gltfrig.LoadError
+
 // LoadRig reads the rig of a .glb, .vrm or .gltf file; nothing in the
 // file is trusted (bounded counts and sizes, checked indices, finite
 // numbers; see internal/gltfrig). A rejected file gives a *FieldError
-// whose Field is the JSON path of the offending value. What AddRig will
-// leave out (see there) is listed in the rig's Warnings.
+// whose Field is the JSON path of the offending value; when the loader
+// had warnings about the file before it, the error is a *RigLoadError
+// carrying them. A loaded rig lists its warnings, and what AddRig will
+// leave out (see there), in its Warnings.
 func LoadRig(path string) (*Rig, error) {
 	r, err := gltfrig.Load(path)
 	if err != nil {

@@ -393,3 +393,20 @@ func TestRigSpringFromASceneRoot(t *testing.T) {
 		})
 	}
 }
+
+// A file LoadRig rejects after warnings gives a *RigLoadError carrying
+// them, through which errors.As finds the *FieldError with the JSON path.
+func TestLoadRigRejectionCarriesWarnings(t *testing.T) {
+	plane := collide.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 0, 1})
+	path := writeRigFile(t, sway.RigVRM1, gltfrig.FixtureOptions{Pendulum: true, Bare: true,
+		Colliders: []gltfrig.FixtureCollider{{Node: "Ball", Shape: plane, SpecVersion: gltfrig.FixtureNoVersion}}})
+	r, err := sway.LoadRig(path)
+	var le *sway.RigLoadError
+	var fe *sway.FieldError
+	if r != nil || !errors.As(err, &le) || !errors.As(err, &fe) || !errors.Is(err, sway.ErrInvalid) {
+		t.Fatalf("LoadRig: %v (%T)", err, err)
+	}
+	if fe.Field != "extensions.VRMC_springBone.colliders[1].shape" || len(le.Warnings) != 1 || !strings.Contains(le.Warnings[0], "no specVersion") {
+		t.Errorf("rejected at %s with warnings %q", fe.Field, le.Warnings)
+	}
+}

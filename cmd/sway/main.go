@@ -7,6 +7,11 @@
 //	                    step the file's character with its root on a path of
 //	                    keyframes and write every bone's world position and
 //	                    rotation per frame (see Keyframe and Trace)
+//
+// What the loader warns about a file is never dropped: inspect lists a
+// loaded rig's warnings, trace prints them to standard error, and when a
+// file is rejected both print the warnings noted before the rejection,
+// then the rejection with the JSON path of the offending value.
 package main
 
 import (
@@ -14,6 +19,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/sway-anim/sway/internal/gltfrig"
 )
 
 const usage = `usage: sway inspect FILE
@@ -46,19 +53,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		if err := inspect(stdout, args[1]); err != nil {
-			fmt.Fprintf(stderr, "sway inspect: %v\n", err)
+			report(stderr, "sway inspect", err)
 			return 1
 		}
 		return 0
 	case "trace":
-		err := trace(stdout, args[1:])
+		err := trace(stdout, stderr, args[1:])
 		var ue usageError
 		switch {
 		case errors.As(err, &ue):
 			fmt.Fprintf(stderr, "sway trace: %v\n%s", ue.error, usage)
 			return 2
 		case err != nil:
-			fmt.Fprintf(stderr, "sway trace: %v\n", err)
+			report(stderr, "sway trace", err)
 			return 1
 		}
 		return 0
@@ -69,4 +76,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sway: unknown command %q\n%s", args[0], usage)
 		return 2
 	}
+}
+
+// report prints an error; a rejected file's warnings, which explain the
+// rejection, come first, one a line.
+func report(stderr io.Writer, cmd string, err error) {
+	var le *gltfrig.LoadError
+	if errors.As(err, &le) {
+		for _, w := range le.Warnings {
+			fmt.Fprintf(stderr, "%s: warning: %s\n", cmd, w)
+		}
+		err = le.Err
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
 }

@@ -7,7 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/qmuntal/gltf"
+
+	"github.com/sway-anim/sway/internal/gltfrig"
+	"github.com/sway-anim/sway/systems/collide"
 )
 
 // writeRig writes a three-bone hair chain with a VRMC_springBone spring,
@@ -90,5 +94,44 @@ func TestInspectErrors(t *testing.T) {
 	errb.Reset()
 	if code := run([]string{"inspect", bad}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "nodes[0].children[0]") {
 		t.Errorf("bad file: exit %d, %q", code, errb.String())
+	}
+}
+
+// writeFixture writes a fixture file.
+func writeFixture(t *testing.T, v gltfrig.Version, o gltfrig.FixtureOptions) string {
+	t.Helper()
+	glb, err := gltfrig.Fixture(v, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "fixture.vrm")
+	if err := os.WriteFile(path, glb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// The file's warnings reach the user: on a rejection, inspect and trace
+// print the warnings noted before it, one a line, then the rejection with
+// its JSON path; trace prints a loaded rig's warnings to standard error.
+func TestWarningsReachTheUser(t *testing.T) {
+	unread := gltfrig.FixtureCollider{Node: "Ball", Shape: collide.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 0, 1}), SpecVersion: "2.0"}
+	rejected := writeFixture(t, gltfrig.VersionVRM1, gltfrig.FixtureOptions{Pendulum: true, Bare: true, Colliders: []gltfrig.FixtureCollider{unread}})
+	const ext = `extensions.VRMC_springBone.colliders[1].extensions.VRMC_springBone_extended_collider: unknown specVersion "2.0"`
+	for _, cmd := range []string{"inspect", "trace"} {
+		var out, errb bytes.Buffer
+		code := run([]string{cmd, rejected}, &out, &errb)
+		want := "sway " + cmd + ": warning: " + ext + ": the extension is not read, and there is no base shape\n" +
+			"sway " + cmd + ": sway: glTF.extensions.VRMC_springBone.colliders[1].shape = <nil>: needs a sphere or a capsule"
+		if code != 1 || !strings.HasPrefix(errb.String(), want) {
+			t.Errorf("%s: exit %d, stderr\n%s\nwant it to start\n%s", cmd, code, errb.String(), want)
+		}
+	}
+	unread.Fallback = true
+	loaded := writeFixture(t, gltfrig.VersionVRM1, gltfrig.FixtureOptions{Pendulum: true, Bare: true, Colliders: []gltfrig.FixtureCollider{unread}})
+	var out, errb bytes.Buffer
+	want := "sway trace: warning: " + ext + ": the extension is not read, the base shape is used\n"
+	if code := run([]string{"trace", loaded, "-frames", "2"}, &out, &errb); code != 0 || errb.String() != want {
+		t.Errorf("trace: exit %d, stderr %q, want %q", code, errb.String(), want)
 	}
 }

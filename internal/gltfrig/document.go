@@ -64,20 +64,27 @@ func decodeJSON(js []byte) (*Rig, error) {
 		return nil, bad("nodes", len(doc.Nodes), "more than MaxNodes (%d)", MaxNodes)
 	}
 	l := &loader{rig: &Rig{}}
-	if err := l.readNodes(doc.Nodes); err != nil {
-		return nil, err
-	}
-	if err := l.markSkeleton(&doc); err != nil {
-		return nil, err
-	}
-	if err := l.readExtensions(doc.Extensions); err != nil {
-		return nil, err
-	}
-	if err := l.buildSkeleton(); err != nil {
+	if err := l.load(&doc); err != nil {
+		if len(l.warnings) > 0 {
+			return nil, &LoadError{Err: err, Warnings: l.warnings}
+		}
 		return nil, err
 	}
 	l.rig.Warnings = l.warnings
 	return l.rig, nil
+}
+
+func (l *loader) load(doc *document) error {
+	if err := l.readNodes(doc.Nodes); err != nil {
+		return err
+	}
+	if err := l.markSkeleton(doc); err != nil {
+		return err
+	}
+	if err := l.readExtensions(doc.Extensions); err != nil {
+		return err
+	}
+	return l.buildSkeleton()
 }
 
 // unmarshal decodes with the JSON path of data in its errors.

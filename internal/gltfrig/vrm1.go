@@ -122,7 +122,7 @@ type shapePart struct {
 }
 
 type extended1 struct {
-	SpecVersion string  `json:"specVersion"`
+	SpecVersion *string `json:"specVersion"`
 	Shape       *shape1 `json:"shape"`
 }
 
@@ -276,14 +276,29 @@ func flatten(path string, refs []int, groups [][]int, total int) ([]int, int, er
 }
 
 // extendedVersions are the VRMC_springBone_extended_collider versions
-// read; "1.0-draft" is what the specification's own examples write.
+// read: "1.0", and "1.0-draft", what the draft specification's examples
+// and three-vrm's plane-collider example write.
 var extendedVersions = map[string]bool{"1.0": true, "1.0-draft": true}
+
+// versionProblem says why an extension's specVersion is not read: missing
+// (the extensions' READMEs require it) or not one of known. "" when it is.
+func versionProblem(v *string, known map[string]bool) string {
+	switch {
+	case v == nil:
+		return "no specVersion (required)"
+	case !known[*v]:
+		return fmt.Sprintf("unknown specVersion %q", *v)
+	}
+	return ""
+}
 
 // collider1 reads a collider. A VRMC_springBone_extended_collider
 // extension with a known specVersion and a shape replaces the base shape,
 // which then is only the fallback for readers without the extension and is
-// not read; otherwise the base shape is used (with a warning when an
-// extension was there).
+// not read. An extension whose specVersion is missing or unknown is not
+// read, as by a reader without it, and neither is one without a known
+// shape: the base shape is used, with a warning. Without a base shape
+// then, the collider has none it can be given: the error says why.
 func (l *loader) collider1(path string, c *collider1) (Collider, error) {
 	var out Collider
 	if c.Node == nil {
@@ -293,23 +308,32 @@ func (l *loader) collider1(path string, c *collider1) (Collider, error) {
 	if out.Bone, err = l.need(path+".node", *c.Node); err != nil {
 		return out, err
 	}
+	hasBase := c.Shape != nil && (c.Shape.Sphere != nil || c.Shape.Capsule != nil)
+	problem := ""
 	if raw, ok := c.Extensions[extExtended]; ok {
 		epath := path + ".extensions." + extExtended
 		var e extended1
 		if err := unmarshal(raw, &e, epath); err != nil {
 			return out, err
 		}
-		switch {
-		case !extendedVersions[e.SpecVersion]:
-			l.warn("%s: unknown specVersion %q, the base shape is used", epath, e.SpecVersion)
+		switch problem = versionProblem(e.SpecVersion, extendedVersions); {
+		case problem != "":
 		case e.Shape == nil || (e.Shape.Sphere == nil && e.Shape.Capsule == nil && e.Shape.Plane == nil):
-			l.warn("%s: no known shape, the base shape is used", epath)
+			problem = "no known shape (sphere, capsule or plane)"
 		default:
 			out.Shape, err = readShape(epath+".shape", e.Shape, true)
 			return out, err
 		}
+		if hasBase {
+			l.warn("%s: %s: the extension is not read, the base shape is used", epath, problem)
+		} else {
+			l.warn("%s: %s: the extension is not read, and there is no base shape", epath, problem)
+		}
 	}
-	if c.Shape == nil || (c.Shape.Sphere == nil && c.Shape.Capsule == nil) {
+	if !hasBase {
+		if problem != "" {
+			return out, bad(path+".shape", nil, "needs a sphere or a capsule: the %s shape is not read (%s)", extExtended, problem)
+		}
 		return out, bad(path+".shape", nil, "needs a sphere or a capsule")
 	}
 	out.Shape, err = readShape(path+".shape", c.Shape, false)
