@@ -173,7 +173,7 @@ func planRig(r *Rig) rigPlan {
 			owner[jt.Bone] = i
 			spec.Joints[j] = jt.Bone
 			spec.JointSettings[j] = VRMJointSettings{Stiffness: jt.Stiffness, GravityPower: jt.GravityPower,
-				GravityDir: jt.GravityDir, DragForce: jt.DragForce, HitRadius: jt.HitRadius}
+				GravityDir: jt.GravityDir, DragForce: jt.DragForce, HitRadius: jt.HitRadius, Limit: jt.Limit}
 			if j > 0 {
 				p.first[jt.Bone] = true
 			}
@@ -240,6 +240,9 @@ func checkRig(r *Rig, skel *rig.Skeleton) error {
 				DragForce: jt.DragForce, HitRadius: jt.HitRadius}
 			if err := validVRMSettings(fmt.Sprintf("%s.Joints[%d]", f, j), &js); err != nil {
 				return relabelFieldError(err, rigType, "")
+			}
+			if err := jt.Limit.Validate(); err != nil {
+				return relabelFieldError(err, rigType, fmt.Sprintf("%s.Joints[%d].Limit.", f, j))
 			}
 		}
 		for k, c := range s.Colliders {

@@ -288,6 +288,9 @@ func TestAddRigErrorsAreTyped(t *testing.T) {
 			r.Springs[0].Joints[0].GravityDir[1] = float32(math.Inf(-1))
 		}},
 		{"virtual tail", "Springs[0].VirtualTail", func(r *sway.Rig, _ *sway.Transform) { r.Springs[0].VirtualTail = -0.07 }},
+		{"limit", "Springs[1].Joints[2].Limit.Angle", func(r *sway.Rig, _ *sway.Transform) {
+			r.Springs[1].Joints[2].Limit = spring.Limit{Kind: spring.HingeLimit, Angle: -0.5}
+		}},
 		{"skeleton", "Bones", func(r *sway.Rig, _ *sway.Transform) { r.Skeleton.Bones[3].Name = r.Skeleton.Bones[2].Name }},
 		{"root", "Root", func(_ *sway.Rig, root *sway.Transform) { root.Pos[0] = float32(math.NaN()) }},
 	}
@@ -408,5 +411,21 @@ func TestLoadRigRejectionCarriesWarnings(t *testing.T) {
 	}
 	if fe.Field != "extensions.VRMC_springBone.colliders[1].shape" || len(le.Warnings) != 1 || !strings.Contains(le.Warnings[0], "no specVersion") {
 		t.Errorf("rejected at %s with warnings %q", fe.Field, le.Warnings)
+	}
+}
+
+// A file's joint limits reach the world's springs as loaded.
+func TestRigLimitsReachTheWorld(t *testing.T) {
+	cone := spring.Limit{Kind: spring.ConeLimit, Angle: 0.4, Rotation: mgl32.QuatRotate(0.2, mgl32.Vec3{1, 0, 0})}
+	w, e, r := rigWorld(t, writeRigFile(t, sway.RigVRM1, gltfrig.FixtureOptions{
+		Limits: []gltfrig.FixtureLimit{{Spring: "hairR", Limit: cone}}}))
+	for j := 0; j < 3; j++ {
+		got, err := w.VRMJointSettingsOf(e, 1, j)
+		if err != nil || got.Limit != r.Springs[1].Joints[j].Limit || got.Limit.Kind != spring.ConeLimit || got.Limit.Angle != 0.4 {
+			t.Errorf("hairR joint %d: limit %+v (%v), want the file's %+v", j, got.Limit, err, cone)
+		}
+		if got, _ := w.VRMJointSettingsOf(e, 0, j); got.Limit.Kind != spring.NoLimit {
+			t.Errorf("hairL joint %d: limit %+v, want none", j, got.Limit)
+		}
 	}
 }

@@ -52,10 +52,23 @@
 // VRMC_springBone_extended_collider on a collider (specVersion 1.0, or
 // 1.0-draft as the specification's examples write): when it has a sphere,
 // capsule or plane, that shape replaces the base one, which is only the
-// fallback for readers without the extension (and is not read). With an
-// unknown specVersion or without a known shape the base shape is used, and
-// a warning says so. Inside spheres and capsules get collide.Inside; a
-// plane's normal (default (0, 0, 1)) is normalised and must not be zero.
+// fallback for readers without the extension (and is not read). With a
+// missing (the README requires it) or unknown specVersion, or without a
+// known shape, the extension is not read, as by a reader without it: the
+// base shape is used, and a warning says so; a collider without a base
+// shape then is rejected, the error saying why. Inside spheres and
+// capsules get collide.Inside; a plane's normal (default (0, 0, 1)) is
+// normalised and must not be zero.
+//
+// VRMC_springBone_limit on a joint (specVersion 1.0-draft, the draft's
+// and three-vrm's): Joint.Limit, a spring.Limit: cone and hinge angle as
+// Angle, a spherical limit's pitch (about the frame's X, up to π) as Phi
+// and its yaw (about Z, up to π/2) as Theta, radians both, and rotation
+// (x, y, z, w) as Rotation. A missing or unknown specVersion, a
+// limit of no known kind, an earlier draft's spherical phi and theta (its
+// axes were left open) and a limit on a spring rather than a joint are
+// not read; a limit on the last joint, only the tail, limits nothing;
+// each gives a warning.
 //
 // # VRM 0.x
 //

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/systems/collide"
+	"github.com/sway-anim/sway/systems/spring"
 )
 
 // Version says which VRM extensions a file carried.
@@ -92,6 +93,9 @@ type Joint struct {
 	GravityDir   mgl32.Vec3 // model space of the loaded rig (+Z forward)
 	DragForce    float32
 	HitRadius    float32
+	// Limit is the joint's angle limit (VRMC_springBone_limit); Kind
+	// spring.NoLimit when it has none.
+	Limit spring.Limit
 }
 
 // Limits on what a file can make the loader read and allocate. The JSON

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/systems/collide"
+	"github.com/sway-anim/sway/systems/spring"
 )
 
 const extPath = sb + ".colliders[%d].extensions.VRMC_springBone_extended_collider"
@@ -205,5 +206,109 @@ func TestSceneBone(t *testing.T) {
 	r := decodeBytes(t, mutate(t, glb, "nodes[5].name", SceneBoneName, false))
 	if r.SceneBone != SceneBoneName+"#1" || r.Skeleton.Bones[0].Name != r.SceneBone || r.Skeleton.Bones[6].Name != SceneBoneName {
 		t.Errorf("with a node named %q: SceneBone %q, bones %q and %q", SceneBoneName, r.SceneBone, r.Skeleton.Bones[0].Name, r.Skeleton.Bones[6].Name)
+	}
+}
+
+// Joint limits (VRMC_springBone_limit) load into spring.Limit as they
+// are: the kind, angles in radians, a spherical limit's pitch as Phi and
+// yaw as Theta, the rotation from (x, y, z, w). The last joint, only the
+// tail, carries none (the fixture writes none there, as three-vrm's
+// examples).
+func TestLoadLimits(t *testing.T) {
+	tilt := mgl32.QuatRotate(0.3, mgl32.Vec3{1, 0, 0})
+	turn := mgl32.Quat{W: 0.965926, V: mgl32.Vec3{0, 0.258819, 0}} // three-vrm's spherical-limit example
+	o := FixtureOptions{Branch: true, Pendulum: true, Limits: []FixtureLimit{
+		{Spring: "pendulum", Limit: spring.Limit{Kind: spring.SphericalLimit, Phi: 0.523599, Theta: 0.19635, Rotation: turn}},
+		{Spring: "hairR", Limit: spring.Limit{Kind: spring.HingeLimit, Angle: 1.25}},
+		{Spring: "ribbon", Limit: spring.Limit{Kind: spring.ConeLimit, Angle: 0.7, Rotation: tilt}},
+	}}
+	r := loadFixture(t, VersionVRM1, o)
+	if len(r.Warnings) != 0 {
+		t.Errorf("warnings %q", r.Warnings)
+	}
+	want := map[string]spring.Limit{
+		"pendulum": {Kind: spring.SphericalLimit, Phi: 0.523599, Theta: 0.19635, Rotation: turn},
+		"hairR":    {Kind: spring.HingeLimit, Angle: 1.25, Rotation: mgl32.QuatIdent()},
+		"ribbon":   {Kind: spring.ConeLimit, Angle: 0.7, Rotation: tilt},
+		"hairL":    {},
+	}
+	for _, s := range r.Springs {
+		for j, jt := range s.Joints {
+			w := want[s.Name]
+			if j == len(s.Joints)-1 {
+				w = spring.Limit{}
+			}
+			got := jt.Limit
+			if got.Kind != w.Kind || got.Angle != w.Angle || got.Phi != w.Phi || got.Theta != w.Theta || !sameRot(got.Rotation, w.Rotation, 1e-7) && w.Kind != spring.NoLimit {
+				t.Errorf("%s joint %d: limit %+v, want %+v", s.Name, j, got, w)
+			}
+		}
+	}
+}
+
+// What a limit extension holds that sway does not read is a warning and
+// no limit; a malformed limit of a known version is rejected at its path.
+func TestLimitRules(t *testing.T) {
+	glb, err := Fixture(VersionVRM1, FixtureOptions{Limits: []FixtureLimit{{Spring: "hairL", Limit: spring.Limit{Kind: spring.ConeLimit, Angle: 0.5}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const j1 = sb + ".springs[0].joints[1].extensions.VRMC_springBone_limit"
+	for _, c := range []struct {
+		path  string
+		value any
+		del   bool
+		warn  string // the warning, with no limit on joint 1; "" when rejected
+		field string // the rejection's path
+	}{
+		{j1 + ".specVersion", "1.0", false, `unknown specVersion "1.0"`, ""},
+		{j1 + ".specVersion", nil, true, "no specVersion", ""},
+		{j1 + ".limit", map[string]any{"twist": map[string]any{"angle": 1}}, false, "no known limit", ""},
+		{j1 + ".limit", map[string]any{"spherical": map[string]any{"phi": 0.5, "theta": 0.2}}, false, "earlier draft", ""},
+		{j1 + ".limit.cone.angle", nil, true, "", j1 + ".limit.cone.angle"},
+		{j1 + ".limit.cone.angle", -0.1, false, "", j1 + ".limit.cone.angle"},
+		{j1 + ".limit.cone.rotation", []float64{0, 0, 0, 2}, false, "", j1 + ".limit.cone.rotation"},
+		{j1 + ".limit.cone.rotation", []float64{0, 0, 1}, false, "", j1 + ".limit.cone.rotation"},
+		{j1 + ".limit", map[string]any{"hinge": map[string]any{"angle": 1e39}}, false, "", j1 + ".limit.hinge.angle"},
+		{j1 + ".limit", map[string]any{"spherical": map[string]any{"pitch": 0.5}}, false, "", j1 + ".limit.spherical.yaw"},
+	} {
+		b := mutate(t, glb, c.path, c.value, c.del)
+		r, err := Decode(bytes.NewReader(b))
+		if c.warn == "" {
+			if f := fieldOf(t, err); f != c.field {
+				t.Errorf("%s = %v: rejected at %s, want %s", c.path, c.value, f, c.field)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s = %v: %v", c.path, c.value, err)
+			continue
+		}
+		var hits int
+		for _, w := range r.Warnings {
+			if strings.Contains(w, c.warn) && strings.Contains(w, j1) {
+				hits++
+			}
+		}
+		if hits != 1 || len(r.Warnings) != 1 || r.Springs[0].Joints[1].Limit.Kind != spring.NoLimit || r.Springs[0].Joints[0].Limit.Kind != spring.ConeLimit {
+			t.Errorf("%s = %v: warnings %q, joint 1 limit %+v", c.path, c.value, r.Warnings, r.Springs[0].Joints[1].Limit)
+		}
+	}
+	// Two kinds: the first of cone, hinge, spherical, with a warning; a
+	// limit on the tail or on a spring does nothing, with a warning.
+	two := map[string]any{"cone": map[string]any{"angle": 0.5}, "hinge": map[string]any{"angle": 1}}
+	tail := map[string]any{"specVersion": "1.0-draft", "limit": map[string]any{"hinge": map[string]any{"angle": 1}}}
+	for _, c := range []struct {
+		path, warn string
+		value      any
+	}{
+		{j1 + ".limit", "2 kinds", two},
+		{sb + ".springs[0].joints[3].extensions", "last joint", map[string]any{extLimit: tail}},
+		{sb + ".springs[0].extensions", "on a spring", map[string]any{extLimit: tail}},
+	} {
+		r := decodeBytes(t, mutate(t, glb, c.path, c.value, false))
+		if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], c.warn) || r.Springs[0].Joints[1].Limit.Kind != spring.ConeLimit {
+			t.Errorf("%s: warnings %q, joint 1 limit %+v", c.path, r.Warnings, r.Springs[0].Joints[1].Limit)
+		}
 	}
 }

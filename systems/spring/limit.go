@@ -32,25 +32,36 @@ type Limit struct {
 	Rotation mgl32.Quat // relative rotation of the limit frame; the zero value means none
 }
 
+// Validate reports the first bad field of l as a *check.FieldError of
+// Type "Limit": an unknown Kind, a negative or non-finite angle of its
+// kind, or a non-zero Rotation further than 1e-3 from unit length.
+func (l *Limit) Validate() error { return l.validate("Limit", "") }
+
 func (l *Limit) validate(typ, field string) error {
+	name := func(f string) string {
+		if field == "" {
+			return f
+		}
+		return field + "." + f
+	}
 	if l.Kind > SphericalLimit {
-		return check.Errorf(typ, field+".Kind", l.Kind, "must be NoLimit, ConeLimit, HingeLimit or SphericalLimit")
+		return check.Errorf(typ, name("Kind"), l.Kind, "must be NoLimit, ConeLimit, HingeLimit or SphericalLimit")
 	}
 	if l.Kind == NoLimit {
 		return nil
 	}
 	if l.Kind == SphericalLimit {
-		if err := check.NonNegative(typ, field+".Phi", l.Phi); err != nil {
+		if err := check.NonNegative(typ, name("Phi"), l.Phi); err != nil {
 			return err
 		}
-		if err := check.NonNegative(typ, field+".Theta", l.Theta); err != nil {
+		if err := check.NonNegative(typ, name("Theta"), l.Theta); err != nil {
 			return err
 		}
-	} else if err := check.NonNegative(typ, field+".Angle", l.Angle); err != nil {
+	} else if err := check.NonNegative(typ, name("Angle"), l.Angle); err != nil {
 		return err
 	}
 	if l.Rotation != (mgl32.Quat{}) {
-		if _, err := check.UnitQuat(typ, field+".Rotation", l.Rotation, 1e-3); err != nil {
+		if _, err := check.UnitQuat(typ, name("Rotation"), l.Rotation, 1e-3); err != nil {
 			return err
 		}
 	}
