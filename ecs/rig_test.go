@@ -429,3 +429,41 @@ func TestRigLimitsReachTheWorld(t *testing.T) {
 		}
 	}
 }
+
+// A limit read from a file acts in the frame VRMC_springBone_limit
+// defines. Hand-worked on three-vrm's pendulum (bones with the identity
+// rotation, each child straight below: the bone axis is exactly -Y): a
+// cone of 0.2 rad with rotation (x, y, z, w) = (sin 0.3, 0, 0, cos 0.3),
+// 0.6 rad about X, has its axis at Rx(π)·Rx(0.6)·(0, 1, 0) =
+// (0, -cos 0.6, -sin 0.6) in Pendulum0's frame, which is the scene's; the
+// stiffness pulls the tail to its rest direction, -Y, 0.6 rad off that
+// axis, so with the root at rest the first bone settles on the cone's edge
+// nearest -Y: from Pendulum0 towards (0, -cos 0.4, -sin 0.4).
+func TestRigLimitFromAFileHandWorked(t *testing.T) {
+	cone := spring.Limit{Kind: spring.ConeLimit, Angle: 0.2, Rotation: mgl32.Quat{W: float32(math.Cos(0.3)), V: mgl32.Vec3{float32(math.Sin(0.3)), 0, 0}}}
+	path := writeRigFile(t, sway.RigVRM1, gltfrig.FixtureOptions{Pendulum: true, Bare: true,
+		Limits: []gltfrig.FixtureLimit{{Spring: "pendulum", Limit: cone}}})
+	r, err := sway.LoadRig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := sway.NewWorld(sway.Options{Workers: 1})
+	defer w.Close()
+	e, err := w.AddRig(r, sway.Identity())
+	if err != nil {
+		t.Fatal(err)
+	}
+	skel, _ := w.Skeleton(e)
+	p0, p1 := skel.Index("Pendulum0"), skel.Index("Pendulum1")
+	for f := 0; f < 300; f++ {
+		if err := w.Step(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pose, _ := w.Pose(e)
+	got := pose.WorldPos[p1].Sub(pose.WorldPos[p0]).Normalize()
+	want := mgl32.Vec3{0, float32(-math.Cos(0.4)), float32(-math.Sin(0.4))}
+	if got.Sub(want).Len() > 1e-3 {
+		t.Errorf("Pendulum0's bone points along %v, want %v", got, want)
+	}
+}

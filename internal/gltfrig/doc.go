@@ -61,9 +61,14 @@
 // normalised and must not be zero.
 //
 // VRMC_springBone_limit on a joint (specVersion 1.0-draft, the draft's
-// and three-vrm's): Joint.Limit, a spring.Limit: cone and hinge angle as
-// Angle, a spherical limit's pitch (about the frame's X, up to π) as Phi
-// and its yaw (about Z, up to π/2) as Theta, radians both, and rotation
+// and three-vrm's): Joint.Limit, a spring.Limit. The draft's limit frame
+// is sway's: the joint's rest frame (its parent's world rotation times its
+// rest local rotation), turned by the shortest arc from +Y to the bone
+// axis (the direction of the child's rest local position; for an axis of
+// exactly -Y, the half turn about +X), then by the limit's rotation. So
+// the values carry over unchanged: cone and hinge angle as Angle, a
+// spherical limit's pitch (about the frame's X, up to π) as Phi and its
+// yaw (about Z, up to π/2) as Theta, radians both, and rotation
 // (x, y, z, w) as Rotation. A missing or unknown specVersion, a
 // limit of no known kind, an earlier draft's spherical phi and theta (its
 // axes were left open) and a limit on a spring rather than a joint are
