@@ -467,3 +467,46 @@ func TestRigLimitFromAFileHandWorked(t *testing.T) {
 		t.Errorf("Pendulum0's bone points along %v, want %v", got, want)
 	}
 }
+
+// A plane collider's offset and normal are in its node's space, scale and
+// rotation included, as VRMC_springBone_extended_collider has them.
+// Hand-worked on three-vrm's plane-collider layout: Ball at (0.75, 1, 0),
+// turned a quarter turn about +Y (local (x, y, z) -> (z, y, -x)), scaled
+// 0.5; a plane through local (0, 0, -1.1) with normal (0, 0, -1) lies at
+// x = 0.75 - 0.5·1.1 = 0.2 in the character's space, facing -X. The
+// pendulum, swung by the walking root, would pass it; its tails (hit
+// radius 0.25·0.25) stay at x <= 0.1375, less what the reference's length
+// restore gives back.
+func TestRigPlaneColliderInNodeSpace(t *testing.T) {
+	plane := collide.NewPlane(mgl32.Vec3{0, 0, -1.1}, mgl32.Vec3{0, 0, -1})
+	run := func(withPlane bool) (reach float64) {
+		o := gltfrig.FixtureOptions{Pendulum: true, Bare: true}
+		if withPlane {
+			o.Colliders = []gltfrig.FixtureCollider{{Node: "Ball", Shape: plane, Fallback: true}}
+		}
+		w, e, _ := rigWorld(t, writeRigFile(t, sway.RigVRM1, o))
+		skel, _ := w.Skeleton(e)
+		reach = math.Inf(-1)
+		for f := 1; f <= 600; f++ {
+			root := walkRoot(f)
+			_ = w.SetRoot(e, root)
+			if err := w.Step(1.0 / 60); err != nil {
+				t.Fatal(err)
+			}
+			p, _ := w.Pose(e)
+			for k := 1; k <= 4; k++ {
+				local := root.Rot.Inverse().Rotate(p.WorldPos[skel.Index(fmt.Sprintf("Pendulum%d", k))].Sub(root.Pos))
+				reach = max(reach, float64(local[0]))
+			}
+		}
+		return reach
+	}
+	free, held := run(false), run(true)
+	t.Logf("the tails reach x = %.3g without the plane, %.3g with it", free, held)
+	if free < 0.3 {
+		t.Fatalf("without the plane the tails reach only x = %.3g: the test shows nothing", free)
+	}
+	if math.Abs(held-0.1375) > 0.005 {
+		t.Errorf("with the plane the tails reach x = %.3g, want 0.1375 (the plane at x = 0.2 less the hit radius)", held)
+	}
+}

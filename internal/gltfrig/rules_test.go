@@ -312,3 +312,59 @@ func TestLimitRules(t *testing.T) {
 		}
 	}
 }
+
+// Extended colliders as exporters write them, with the README's fallback
+// base shape or none: a known specVersion ("1.0", or the draft's
+// "1.0-draft") reads the extended shape, in the node's space, and ignores
+// the base; a missing or unknown one reads the base shape with a warning.
+func TestExtendedCollidersFromFiles(t *testing.T) {
+	insideSphere := collide.NewSphere(mgl32.Vec3{0, 0.5, 0}, 1.25)
+	insideSphere.Bound = collide.Inside
+	insideCapsule := collide.NewCapsule(mgl32.Vec3{0, -1, 0}, mgl32.Vec3{0, 1, 0}, 0.75, 0.75)
+	insideCapsule.Bound = collide.Inside
+	plane := collide.NewPlane(mgl32.Vec3{0, 0, -1.1}, mgl32.Vec3{0, 0, -2}) // normalised on reading
+	capsule := collide.NewCapsule(mgl32.Vec3{0.1, 0, 0}, mgl32.Vec3{-0.1, 0, 0}, 0.2, 0.2)
+	cs := []FixtureCollider{
+		{Node: "Ball", Shape: insideSphere, Fallback: true},
+		{Node: "Ball", Shape: insideCapsule, SpecVersion: "1.0-draft"},
+		{Node: "Ball", Shape: plane, Fallback: true, SpecVersion: "1.0-draft"},
+		{Node: "Pendulum2", Shape: capsule, Fallback: true},
+		{Node: "Ball", Shape: plane},
+	}
+	r := loadFixture(t, VersionVRM1, FixtureOptions{Pendulum: true, Bare: true, Colliders: cs})
+	wantPlane := plane
+	wantPlane.Normal = mgl32.Vec3{0, 0, -1}
+	want := []Collider{
+		{Bone: "Ball", Shape: collide.NewSphere(mgl32.Vec3{}, FixtureBallRadius)},
+		{Bone: "Ball", Shape: insideSphere},
+		{Bone: "Ball", Shape: insideCapsule},
+		{Bone: "Ball", Shape: wantPlane},
+		{Bone: "Pendulum2", Shape: capsule},
+		{Bone: "Ball", Shape: wantPlane},
+	}
+	if !reflect.DeepEqual(r.Colliders, want) || len(r.Warnings) != 0 {
+		t.Errorf("colliders\n%+v\nwant\n%+v\nwarnings %q", r.Colliders, want, r.Warnings)
+	}
+	if s := r.Springs[0]; !reflect.DeepEqual(s.Colliders, []int{0, 1, 2, 3, 4, 5}) {
+		t.Errorf("the pendulum's colliders %v", s.Colliders)
+	}
+	// Not read: the fallback serves, as for a reader without the extension.
+	for _, v := range []string{FixtureNoVersion, "2.0", ""} {
+		cs := []FixtureCollider{{Node: "Ball", Shape: insideSphere, Fallback: true, SpecVersion: v}, {Node: "Ball", Shape: plane, Fallback: true, SpecVersion: v}}
+		glb, err := Fixture(VersionVRM1, FixtureOptions{Pendulum: true, Bare: true, Colliders: cs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v == "" { // written, then emptied: "" is no version sway knows
+			glb = mutate(t, mutate(t, glb, sb+".colliders[1].extensions.VRMC_springBone_extended_collider.specVersion", "", false),
+				sb+".colliders[2].extensions.VRMC_springBone_extended_collider.specVersion", "", false)
+		}
+		r := decodeBytes(t, glb)
+		far := collide.NewSphere(mgl32.Vec3{0, -10000, 0}, 0)
+		behind := collide.NewSphere(mgl32.Vec3{0, 0, 998.9}, 1000) // offset - 1000·normal
+		if r.Colliders[1].Shape != far || r.Colliders[2].Shape != behind || len(r.Warnings) != 2 ||
+			!strings.Contains(r.Warnings[0], sb+".colliders[1].extensions") || !strings.Contains(r.Warnings[1], "base shape is used") {
+			t.Errorf("specVersion %q: colliders %+v, %+v; warnings %q", v, r.Colliders[1].Shape, r.Colliders[2].Shape, r.Warnings)
+		}
+	}
+}
