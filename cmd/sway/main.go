@@ -1,8 +1,9 @@
 // Command sway works with rig files outside a game:
 //
 //	sway inspect FILE   print the rig of a .glb, .vrm or .gltf file: the
-//	                    skeleton tree, the springs with their joints and
-//	                    settings, the colliders and the humanoid bone map
+//	                    skeleton tree, the springs with their joints,
+//	                    settings and limits, the colliders (kind, inside or
+//	                    outside, a plane's normal) and the humanoid bone map
 //	sway trace FILE [-frames N] [-dt S] [-root-path PATH.json] [-out OUT] [-format json|csv]
 //	                    step the file's character with its root on a path of
 //	                    keyframes and write every bone's world position and
@@ -26,8 +27,8 @@ import (
 const usage = `usage: sway inspect FILE
        sway trace FILE [-frames N] [-dt S] [-root-path PATH.json] [-out OUT] [-format json|csv]
 
-  inspect   print the skeleton tree, springs, colliders and humanoid map of a
-            .glb, .vrm or .gltf file
+  inspect   print the skeleton tree, springs (with joint limits), colliders
+            and humanoid map of a .glb, .vrm or .gltf file, and its warnings
   trace     step the file's character, its root following PATH.json (a list of
             {"t": s, "pos": [x, y, z], "rot": [w, x, y, z]}, linear position,
             slerp rotation; none: the origin), -frames N (60) of -dt S (1/60)
