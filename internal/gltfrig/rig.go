@@ -58,7 +58,9 @@ type Rig struct {
 	// spring's first joint always has a parent bone.
 	SceneBone string
 	// Warnings lists what was read but ignored: unknown spec versions,
-	// a 0.x extension next to 1.0 ones, extended colliders that fell back.
+	// a 0.x extension next to 1.0 ones, extended colliders that fell back,
+	// limits not read or limiting nothing. A file rejected after warnings
+	// gives a *LoadError that carries them.
 	Warnings []string
 }
 
