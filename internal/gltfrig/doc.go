@@ -58,7 +58,9 @@
 // base shape is used, and a warning says so; a collider without a base
 // shape then is rejected, the error saying why. Inside spheres and
 // capsules get collide.Inside; a plane's normal (default (0, 0, 1)) is
-// normalised and must not be zero.
+// normalised and must not be zero. A shape of more than one kind (the
+// formats allow one) is read as the first of sphere, capsule, plane, with
+// a warning.
 //
 // VRMC_springBone_limit on a joint (specVersion 1.0-draft, the draft's
 // and three-vrm's): Joint.Limit, a spring.Limit. The draft's limit frame

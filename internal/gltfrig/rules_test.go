@@ -50,6 +50,17 @@ func TestExtendedColliderFallback(t *testing.T) {
 		t.Errorf("base shape read as inside")
 	}
 
+	// A shape of two kinds is read as its first (sphere, capsule, plane),
+	// with a warning.
+	b = mutate(t, good, sb+".colliders[0].shape.capsule", map[string]any{"radius": 1}, false)
+	if r = decodeBytes(t, b); r.Colliders[0].Shape.Kind != collide.Sphere || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], sb+".colliders[0].shape: 2 kinds") {
+		t.Errorf("sphere and capsule: %+v, warnings %q", r.Colliders[0].Shape, r.Warnings)
+	}
+	b = mutate(t, good, sb+".colliders[4].extensions.VRMC_springBone_extended_collider.shape.sphere", map[string]any{"radius": 1}, false)
+	if r = decodeBytes(t, b); r.Colliders[4].Shape.Kind != collide.Sphere || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "2 kinds of shape") {
+		t.Errorf("sphere and plane: %+v, warnings %q", r.Colliders[4].Shape, r.Warnings)
+	}
+
 	// A plane without a normal faces +Z, the specification's default.
 	b = mutate(t, good, sb+".colliders[4].extensions.VRMC_springBone_extended_collider.shape.plane.normal", nil, true)
 	if r = decodeBytes(t, b); r.Colliders[4].Shape.Normal != (mgl32.Vec3{0, 0, 1}) {

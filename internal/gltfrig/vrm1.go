@@ -456,6 +456,7 @@ func (l *loader) collider1(path string, c *collider1) (Collider, error) {
 		case e.Shape == nil || (e.Shape.Sphere == nil && e.Shape.Capsule == nil && e.Shape.Plane == nil):
 			problem = "no known shape (sphere, capsule or plane)"
 		default:
+			l.oneShape(epath+".shape", e.Shape, true)
 			out.Shape, err = readShape(epath+".shape", e.Shape, true)
 			return out, err
 		}
@@ -471,8 +472,30 @@ func (l *loader) collider1(path string, c *collider1) (Collider, error) {
 		}
 		return out, bad(path+".shape", nil, "needs a sphere or a capsule")
 	}
+	l.oneShape(path+".shape", c.Shape, false)
 	out.Shape, err = readShape(path+".shape", c.Shape, false)
 	return out, err
+}
+
+// oneShape warns about a shape with more than one kind (the formats
+// allow one): readShape reads the first.
+func (l *loader) oneShape(path string, s *shape1, extended bool) {
+	n := 0
+	for _, p := range []*shapePart{s.Sphere, s.Capsule} {
+		if p != nil {
+			n++
+		}
+	}
+	order := "sphere, capsule"
+	if extended {
+		order += ", plane"
+		if s.Plane != nil {
+			n++
+		}
+	}
+	if n > 1 {
+		l.warn("%s: %d kinds of shape where one is allowed: the first of %s is read", path, n, order)
+	}
 }
 
 // readShape reads the first shape present, in the order sphere, capsule,
