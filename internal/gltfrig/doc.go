@@ -28,11 +28,11 @@
 // index); a name already taken by an earlier node becomes "<name>#<i>".
 // Names therefore depend only on the file.
 //
-// A spring whose first joint is a scene root (a node without a parent;
-// three-vrm's spring bone examples are laid out so, and UniVRM 0.x writes
-// the children of the exported object as scene roots) hangs from the
-// scene: three-vrm steps such a joint with the scene as its parent, and
-// for a character the scene is its root transform. The skeleton then
+// A spring whose first joint is a scene root (a node without a parent, as
+// in three-vrm's spring bone examples) hangs from the scene: three-vrm
+// steps such a joint with the scene as its parent (the specification's
+// pseudocode, with the identity), and for a character the scene is its
+// root transform. The skeleton then
 // gets one more bone, Rig.SceneBone (named SceneBoneName, or
 // "(scene)#1", … when a node has that name), first, at the identity, as
 // the parent of every root bone: model space is unchanged and the joint
