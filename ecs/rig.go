@@ -34,11 +34,19 @@ const (
 	RigVRM1 = gltfrig.VersionVRM1 // VRMC_springBone
 )
 
+// RigLoadError is a file LoadRig rejected after noting warnings about it
+// (an extended collider it fell back from, a version it did not know,
+// …): it carries them with the rejection, a *FieldError that errors.As
+// finds through it.
+type RigLoadError = gltfrig.LoadError
+
 // LoadRig reads the rig of a .glb, .vrm or .gltf file; nothing in the
 // file is trusted (bounded counts and sizes, checked indices, finite
 // numbers; see internal/gltfrig). A rejected file gives a *FieldError
-// whose Field is the JSON path of the offending value. What AddRig will
-// leave out (see there) is listed in the rig's Warnings.
+// whose Field is the JSON path of the offending value; when the loader
+// had warnings about the file before it, the error is a *RigLoadError
+// carrying them. A loaded rig lists its warnings, and what AddRig will
+// leave out (see there), in its Warnings.
 func LoadRig(path string) (*Rig, error) {
 	r, err := gltfrig.Load(path)
 	if err != nil {
@@ -66,6 +74,10 @@ func LoadRig(path string) (*Rig, error) {
 //     Warnings.
 //   - A spring that hangs from another spring's joint (a 0.x branch) steps
 //     after it, on its parent's new rotation.
+//
+// A spring's first joint hangs from its parent bone; a loaded rig whose
+// spring starts at a scene root has Rig.SceneBone, the scene (the
+// character's root), as that parent.
 //
 // A joint's tail is its next joint, which must be its bone's first child:
 // AddRig lists those bones first among their siblings in the skeleton it
@@ -161,7 +173,7 @@ func planRig(r *Rig) rigPlan {
 			owner[jt.Bone] = i
 			spec.Joints[j] = jt.Bone
 			spec.JointSettings[j] = VRMJointSettings{Stiffness: jt.Stiffness, GravityPower: jt.GravityPower,
-				GravityDir: jt.GravityDir, DragForce: jt.DragForce, HitRadius: jt.HitRadius}
+				GravityDir: jt.GravityDir, DragForce: jt.DragForce, HitRadius: jt.HitRadius, Limit: jt.Limit}
 			if j > 0 {
 				p.first[jt.Bone] = true
 			}
@@ -228,6 +240,9 @@ func checkRig(r *Rig, skel *rig.Skeleton) error {
 				DragForce: jt.DragForce, HitRadius: jt.HitRadius}
 			if err := validVRMSettings(fmt.Sprintf("%s.Joints[%d]", f, j), &js); err != nil {
 				return relabelFieldError(err, rigType, "")
+			}
+			if err := jt.Limit.Validate(); err != nil {
+				return relabelFieldError(err, rigType, fmt.Sprintf("%s.Joints[%d].Limit.", f, j))
 			}
 		}
 		for k, c := range s.Colliders {

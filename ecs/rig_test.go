@@ -2,6 +2,7 @@ package ecs_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -286,6 +287,9 @@ func TestAddRigErrorsAreTyped(t *testing.T) {
 			r.Springs[0].Joints[0].GravityDir[1] = float32(math.Inf(-1))
 		}},
 		{"virtual tail", "Springs[0].VirtualTail", func(r *sway.Rig, _ *sway.Transform) { r.Springs[0].VirtualTail = -0.07 }},
+		{"limit", "Springs[1].Joints[2].Limit.Angle", func(r *sway.Rig, _ *sway.Transform) {
+			r.Springs[1].Joints[2].Limit = spring.Limit{Kind: spring.HingeLimit, Angle: -0.5}
+		}},
 		{"skeleton", "Bones", func(r *sway.Rig, _ *sway.Transform) { r.Skeleton.Bones[3].Name = r.Skeleton.Bones[2].Name }},
 		{"root", "Root", func(_ *sway.Rig, root *sway.Transform) { root.Pos[0] = float32(math.NaN()) }},
 	}
@@ -314,5 +318,194 @@ func TestAddRigErrorsAreTyped(t *testing.T) {
 	r.Springs[1].Joints = nil
 	if _, err := w.AddRig(r, sway.Identity()); err != nil {
 		t.Errorf("rig with empty springs: %v", err)
+	}
+}
+
+// A spring whose first joint is a scene root (three-vrm's spring bone
+// examples lay theirs out so: several scene roots, the spring from one,
+// its collider on another) hangs from the scene, which is the
+// character's root transform: the file loads, AddRig adds it, and under a
+// moving root the first joint rides the root exactly while the tip
+// swings, 600 frames without NaN or a fault. In both forms, alone (the
+// bare layout of three-vrm's examples) and beside an avatar.
+func TestRigSpringFromASceneRoot(t *testing.T) {
+	cases := []struct {
+		name    string
+		v       sway.RigVersion
+		o       gltfrig.FixtureOptions
+		springs int
+	}{
+		{"bare 1.0", sway.RigVRM1, gltfrig.FixtureOptions{Pendulum: true, Bare: true}, 1},
+		{"avatar 1.0", sway.RigVRM1, gltfrig.FixtureOptions{Pendulum: true}, 3},
+		{"avatar 0.x", sway.RigVRM0, gltfrig.FixtureOptions{Pendulum: true}, 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w, e, r := rigWorld(t, writeRigFile(t, c.v, c.o))
+			if n := w.NumVRMSprings(e); n != c.springs {
+				t.Fatalf("%d springs, want %d", n, c.springs)
+			}
+			skel, _ := w.Skeleton(e)
+			first, tip := skel.Index("Pendulum0"), skel.Index("Pendulum4")
+			if first < 0 || tip < 0 || r.SceneBone == "" || skel.Parents()[first] != int32(skel.Index(r.SceneBone)) {
+				t.Fatalf("Pendulum0 (%d) does not hang from the scene bone %q", first, r.SceneBone)
+			}
+			// Model space: Pendulum0 at (0, 2, 0), the tip 2 m below it,
+			// the ball at (0.75, 1, 0) with radius 0.25 (0.5 scaled 0.5).
+			var swing float64
+			closest := math.Inf(1)
+			for f := 1; f <= 600; f++ {
+				root := walkRoot(f)
+				if err := w.SetRoot(e, root); err != nil {
+					t.Fatal(err)
+				}
+				if err := w.Step(1.0 / 60); err != nil {
+					t.Fatal(err)
+				}
+				p, _ := w.Pose(e)
+				for b := range p.WorldPos {
+					if !finite3(p.WorldPos[b]) || !finite4(p.WorldRot[b]) {
+						t.Fatalf("frame %d: bone %s is not finite", f, skel.BoneName(b))
+					}
+				}
+				at := func(v mgl32.Vec3) mgl32.Vec3 { return root.Pos.Add(root.Rot.Rotate(v)) }
+				if d := p.WorldPos[first].Sub(at(mgl32.Vec3{0, 2, 0})).Len(); d > 1e-5 {
+					t.Fatalf("frame %d: Pendulum0 is %.3g m off the root's (0, 2, 0)", f, d)
+				}
+				swing = max(swing, float64(p.WorldPos[tip].Sub(at(mgl32.Vec3{})).Len()))
+				ball := at(mgl32.Vec3{0.75, 1, 0})
+				for k := 1; k <= 4; k++ {
+					closest = min(closest, float64(p.WorldPos[skel.Index(fmt.Sprintf("Pendulum%d", k))].Sub(ball).Len()))
+				}
+			}
+			t.Logf("the tip swings %.3g m; the pendulum comes within %.3g m of the ball's centre", swing, closest)
+			if swing < 0.05 {
+				t.Errorf("the tip swings %.3g m: the spring hardly moves", swing)
+			}
+			// The pendulum reaches the ball: without its collider it comes
+			// within 0.281 m; the collider keeps the tails at the ball's
+			// radius plus the hit radius, 0.25 + 0.25·0.25, less what the
+			// reference's length restore gives back (4.5 mm here).
+			if closest < 0.3 {
+				t.Errorf("a tail came within %.3g m of the ball's centre: its collider (on another scene root) is not in effect", closest)
+			}
+			if faults, _ := w.VRMSpringFaults(e); faults != 0 {
+				t.Errorf("%d spring faults", faults)
+			}
+		})
+	}
+}
+
+// A file LoadRig rejects after warnings gives a *RigLoadError carrying
+// them, through which errors.As finds the *FieldError with the JSON path.
+func TestLoadRigRejectionCarriesWarnings(t *testing.T) {
+	plane := collide.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 0, 1})
+	path := writeRigFile(t, sway.RigVRM1, gltfrig.FixtureOptions{Pendulum: true, Bare: true,
+		Colliders: []gltfrig.FixtureCollider{{Node: "Ball", Shape: plane, SpecVersion: gltfrig.FixtureNoVersion}}})
+	r, err := sway.LoadRig(path)
+	var le *sway.RigLoadError
+	var fe *sway.FieldError
+	if r != nil || !errors.As(err, &le) || !errors.As(err, &fe) || !errors.Is(err, sway.ErrInvalid) {
+		t.Fatalf("LoadRig: %v (%T)", err, err)
+	}
+	if fe.Field != "extensions.VRMC_springBone.colliders[1].shape" || len(le.Warnings) != 1 || !strings.Contains(le.Warnings[0], "no specVersion") {
+		t.Errorf("rejected at %s with warnings %q", fe.Field, le.Warnings)
+	}
+}
+
+// A file's joint limits reach the world's springs as loaded.
+func TestRigLimitsReachTheWorld(t *testing.T) {
+	cone := spring.Limit{Kind: spring.ConeLimit, Angle: 0.4, Rotation: mgl32.QuatRotate(0.2, mgl32.Vec3{1, 0, 0})}
+	w, e, r := rigWorld(t, writeRigFile(t, sway.RigVRM1, gltfrig.FixtureOptions{
+		Limits: []gltfrig.FixtureLimit{{Spring: "hairR", Limit: cone}}}))
+	for j := 0; j < 3; j++ {
+		got, err := w.VRMJointSettingsOf(e, 1, j)
+		if err != nil || got.Limit != r.Springs[1].Joints[j].Limit || got.Limit.Kind != spring.ConeLimit || got.Limit.Angle != 0.4 {
+			t.Errorf("hairR joint %d: limit %+v (%v), want the file's %+v", j, got.Limit, err, cone)
+		}
+		if got, _ := w.VRMJointSettingsOf(e, 0, j); got.Limit.Kind != spring.NoLimit {
+			t.Errorf("hairL joint %d: limit %+v, want none", j, got.Limit)
+		}
+	}
+}
+
+// A limit read from a file acts in the frame VRMC_springBone_limit
+// defines. Hand-worked on three-vrm's pendulum (bones with the identity
+// rotation, each child straight below: the bone axis is exactly -Y): a
+// cone of 0.2 rad with rotation (x, y, z, w) = (sin 0.3, 0, 0, cos 0.3),
+// 0.6 rad about X, has its axis at Rx(π)·Rx(0.6)·(0, 1, 0) =
+// (0, -cos 0.6, -sin 0.6) in Pendulum0's frame, which is the scene's; the
+// stiffness pulls the tail to its rest direction, -Y, 0.6 rad off that
+// axis, so with the root at rest the first bone settles on the cone's edge
+// nearest -Y: from Pendulum0 towards (0, -cos 0.4, -sin 0.4).
+func TestRigLimitFromAFileHandWorked(t *testing.T) {
+	cone := spring.Limit{Kind: spring.ConeLimit, Angle: 0.2, Rotation: mgl32.Quat{W: float32(math.Cos(0.3)), V: mgl32.Vec3{float32(math.Sin(0.3)), 0, 0}}}
+	path := writeRigFile(t, sway.RigVRM1, gltfrig.FixtureOptions{Pendulum: true, Bare: true,
+		Limits: []gltfrig.FixtureLimit{{Spring: "pendulum", Limit: cone}}})
+	r, err := sway.LoadRig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := sway.NewWorld(sway.Options{Workers: 1})
+	defer w.Close()
+	e, err := w.AddRig(r, sway.Identity())
+	if err != nil {
+		t.Fatal(err)
+	}
+	skel, _ := w.Skeleton(e)
+	p0, p1 := skel.Index("Pendulum0"), skel.Index("Pendulum1")
+	for f := 0; f < 300; f++ {
+		if err := w.Step(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pose, _ := w.Pose(e)
+	got := pose.WorldPos[p1].Sub(pose.WorldPos[p0]).Normalize()
+	want := mgl32.Vec3{0, float32(-math.Cos(0.4)), float32(-math.Sin(0.4))}
+	if got.Sub(want).Len() > 1e-3 {
+		t.Errorf("Pendulum0's bone points along %v, want %v", got, want)
+	}
+}
+
+// A plane collider's offset and normal are in its node's space, scale and
+// rotation included, as VRMC_springBone_extended_collider has them.
+// Hand-worked on three-vrm's plane-collider layout: Ball at (0.75, 1, 0),
+// turned a quarter turn about +Y (local (x, y, z) -> (z, y, -x)), scaled
+// 0.5; a plane through local (0, 0, -1.1) with normal (0, 0, -1) lies at
+// x = 0.75 - 0.5·1.1 = 0.2 in the character's space, facing -X. The
+// pendulum, swung by the walking root, would pass it; its tails (hit
+// radius 0.25·0.25) stay at x <= 0.1375, less what the reference's length
+// restore gives back.
+func TestRigPlaneColliderInNodeSpace(t *testing.T) {
+	plane := collide.NewPlane(mgl32.Vec3{0, 0, -1.1}, mgl32.Vec3{0, 0, -1})
+	run := func(withPlane bool) (reach float64) {
+		o := gltfrig.FixtureOptions{Pendulum: true, Bare: true}
+		if withPlane {
+			o.Colliders = []gltfrig.FixtureCollider{{Node: "Ball", Shape: plane, Fallback: true}}
+		}
+		w, e, _ := rigWorld(t, writeRigFile(t, sway.RigVRM1, o))
+		skel, _ := w.Skeleton(e)
+		reach = math.Inf(-1)
+		for f := 1; f <= 600; f++ {
+			root := walkRoot(f)
+			_ = w.SetRoot(e, root)
+			if err := w.Step(1.0 / 60); err != nil {
+				t.Fatal(err)
+			}
+			p, _ := w.Pose(e)
+			for k := 1; k <= 4; k++ {
+				local := root.Rot.Inverse().Rotate(p.WorldPos[skel.Index(fmt.Sprintf("Pendulum%d", k))].Sub(root.Pos))
+				reach = max(reach, float64(local[0]))
+			}
+		}
+		return reach
+	}
+	free, held := run(false), run(true)
+	t.Logf("the tails reach x = %.3g without the plane, %.3g with it", free, held)
+	if free < 0.3 {
+		t.Fatalf("without the plane the tails reach only x = %.3g: the test shows nothing", free)
+	}
+	if math.Abs(held-0.1375) > 0.005 {
+		t.Errorf("with the plane the tails reach x = %.3g, want 0.1375 (the plane at x = 0.2 less the hit radius)", held)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/sway-anim/sway/internal/gltfrig"
 	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/systems/collide"
+	"github.com/sway-anim/sway/systems/spring"
 )
 
 func inspect(out io.Writer, path string) error {
@@ -77,28 +78,51 @@ func printSprings(w io.Writer, r *gltfrig.Rig) {
 		fmt.Fprintf(w, "  [%d] %q: %d joints (%d swing, %s), centre %s, colliders %v\n",
 			i, s.Name, len(s.Joints), swing, tail, center, s.Colliders)
 		for _, j := range s.Joints {
-			fmt.Fprintf(w, "      %-20s stiffness %.4g  gravity %.4g %s  drag %.4g  hitRadius %.4g\n",
-				j.Bone, j.Stiffness, j.GravityPower, vec(j.GravityDir), j.DragForce, j.HitRadius)
+			fmt.Fprintf(w, "      %-20s stiffness %.4g  gravity %.4g %s  drag %.4g  hitRadius %.4g%s\n",
+				j.Bone, j.Stiffness, j.GravityPower, vec(j.GravityDir), j.DragForce, j.HitRadius, limit(j.Limit))
 		}
 	}
+}
+
+// limit prints a joint's angle limit (VRMC_springBone_limit), "" for none:
+// angles in radians, a spherical limit's Phi as the file's pitch and
+// Theta as its yaw, the rotation as x, y, z, w like glTF when it is not
+// the identity.
+func limit(l spring.Limit) string {
+	var out string
+	switch l.Kind {
+	case spring.ConeLimit:
+		out = fmt.Sprintf("  limit cone %.4g rad", l.Angle)
+	case spring.HingeLimit:
+		out = fmt.Sprintf("  limit hinge %.4g rad", l.Angle)
+	case spring.SphericalLimit:
+		out = fmt.Sprintf("  limit spherical pitch %.4g yaw %.4g rad", l.Phi, l.Theta)
+	default:
+		return ""
+	}
+	if q := l.Rotation; q != (mgl32.Quat{}) && q != mgl32.QuatIdent() {
+		out += fmt.Sprintf(" rot (%.4g, %.4g, %.4g, %.4g)", q.V[0]+0, q.V[1]+0, q.V[2]+0, q.W+0)
+	}
+	return out
 }
 
 func printColliders(w io.Writer, r *gltfrig.Rig) {
 	fmt.Fprintf(w, "\ncolliders: %d\n", len(r.Colliders))
 	for i, c := range r.Colliders {
 		d := c.Shape
-		inside := ""
+		bound := "outside" // tails kept out of the shape
 		if d.Bound == collide.Inside {
-			inside = " inside"
+			bound = "inside" // tails kept in it
 		}
 		var shape string
 		switch d.Kind {
 		case collide.Capsule:
-			shape = fmt.Sprintf("capsule%s %s r %.4g -> %s r %.4g", inside, vec(d.Offset), d.Radius, vec(d.Tail), d.TailRadius)
+			shape = fmt.Sprintf("capsule %s %s r %.4g -> %s r %.4g", bound, vec(d.Offset), d.Radius, vec(d.Tail), d.TailRadius)
 		case collide.Plane:
-			shape = fmt.Sprintf("plane%s point %s normal %s", inside, vec(d.Offset), vec(d.Normal))
+			// Outside: tails are kept on the side the normal points to.
+			shape = fmt.Sprintf("plane %s point %s normal %s", bound, vec(d.Offset), vec(d.Normal))
 		default:
-			shape = fmt.Sprintf("sphere%s %s r %.4g", inside, vec(d.Offset), d.Radius)
+			shape = fmt.Sprintf("sphere %s %s r %.4g", bound, vec(d.Offset), d.Radius)
 		}
 		fmt.Fprintf(w, "  [%d] %-20s %s\n", i, c.Bone, shape)
 	}

@@ -1,12 +1,18 @@
 // Command sway works with rig files outside a game:
 //
 //	sway inspect FILE   print the rig of a .glb, .vrm or .gltf file: the
-//	                    skeleton tree, the springs with their joints and
-//	                    settings, the colliders and the humanoid bone map
+//	                    skeleton tree, the springs with their joints,
+//	                    settings and limits, the colliders (kind, inside or
+//	                    outside, a plane's normal) and the humanoid bone map
 //	sway trace FILE [-frames N] [-dt S] [-root-path PATH.json] [-out OUT] [-format json|csv]
 //	                    step the file's character with its root on a path of
 //	                    keyframes and write every bone's world position and
 //	                    rotation per frame (see Keyframe and Trace)
+//
+// What the loader warns about a file is never dropped: inspect lists a
+// loaded rig's warnings, trace prints them to standard error, and when a
+// file is rejected both print the warnings noted before the rejection,
+// then the rejection with the JSON path of the offending value.
 package main
 
 import (
@@ -14,13 +20,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/sway-anim/sway/internal/gltfrig"
 )
 
 const usage = `usage: sway inspect FILE
        sway trace FILE [-frames N] [-dt S] [-root-path PATH.json] [-out OUT] [-format json|csv]
 
-  inspect   print the skeleton tree, springs, colliders and humanoid map of a
-            .glb, .vrm or .gltf file
+  inspect   print the skeleton tree, springs (with joint limits), colliders
+            and humanoid map of a .glb, .vrm or .gltf file, and its warnings
   trace     step the file's character, its root following PATH.json (a list of
             {"t": s, "pos": [x, y, z], "rot": [w, x, y, z]}, linear position,
             slerp rotation; none: the origin), -frames N (60) of -dt S (1/60)
@@ -46,19 +54,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		if err := inspect(stdout, args[1]); err != nil {
-			fmt.Fprintf(stderr, "sway inspect: %v\n", err)
+			report(stderr, "sway inspect", err)
 			return 1
 		}
 		return 0
 	case "trace":
-		err := trace(stdout, args[1:])
+		err := trace(stdout, stderr, args[1:])
 		var ue usageError
 		switch {
 		case errors.As(err, &ue):
 			fmt.Fprintf(stderr, "sway trace: %v\n%s", ue.error, usage)
 			return 2
 		case err != nil:
-			fmt.Fprintf(stderr, "sway trace: %v\n", err)
+			report(stderr, "sway trace", err)
 			return 1
 		}
 		return 0
@@ -69,4 +77,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sway: unknown command %q\n%s", args[0], usage)
 		return 2
 	}
+}
+
+// report prints an error; a rejected file's warnings, which explain the
+// rejection, come first, one a line.
+func report(stderr io.Writer, cmd string, err error) {
+	var le *gltfrig.LoadError
+	if errors.As(err, &le) {
+		for _, w := range le.Warnings {
+			fmt.Fprintf(stderr, "%s: warning: %s\n", cmd, w)
+		}
+		err = le.Err
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
 }

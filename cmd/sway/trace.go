@@ -37,6 +37,9 @@ type Trace struct {
 	Dt      float64      `json:"dt"`
 	Bones   []string     `json:"bones"`
 	Frames  []TraceFrame `json:"frames"`
+	// warnings are the loaded rig's (printed to standard error, not
+	// part of the trace).
+	warnings []string
 }
 
 // TraceFrame is the pose after one Step: the root at T, then Step(dt).
@@ -49,7 +52,7 @@ type TraceFrame struct {
 // MaxTraceFrames bounds -frames (a frame of a 100-bone rig is ~7 kB of JSON).
 const MaxTraceFrames = 1 << 20
 
-func trace(stdout io.Writer, args []string) error {
+func trace(stdout, stderr io.Writer, args []string) error {
 	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	frames := fs.Int("frames", 60, "number of frames to step")
@@ -89,6 +92,9 @@ func trace(stdout io.Writer, args []string) error {
 	tr, err := traceRig(file, path, *frames, *dt)
 	if err != nil {
 		return err
+	}
+	for _, msg := range tr.warnings {
+		fmt.Fprintf(stderr, "sway trace: warning: %s\n", msg)
 	}
 	w := stdout
 	if *out != "" {
@@ -197,7 +203,7 @@ func traceRig(file string, path []Keyframe, frames int, dt float64) (*Trace, err
 		return nil, err
 	}
 	skel, _ := w.Skeleton(e)
-	tr := &Trace{File: file, Version: r.Version.String(), Dt: dt, Bones: make([]string, skel.NumBones())}
+	tr := &Trace{File: file, Version: r.Version.String(), Dt: dt, Bones: make([]string, skel.NumBones()), warnings: r.Warnings}
 	for b := range tr.Bones {
 		tr.Bones[b] = skel.BoneName(b)
 	}

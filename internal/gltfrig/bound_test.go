@@ -5,6 +5,11 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/sway-anim/sway/systems/collide"
+	"github.com/sway-anim/sway/systems/spring"
 )
 
 // allocBudget is what one load may allocate in total, whatever the file:
@@ -58,6 +63,21 @@ func TestAllocationBounded(t *testing.T) {
 func FuzzLoadGLB(f *testing.F) {
 	f.Add(encodeGLB(f, build1()))
 	f.Add(encodeGLB(f, build0()))
+	for _, c := range []struct {
+		v Version
+		o FixtureOptions
+	}{
+		{VersionVRM1, FixtureOptions{Pendulum: true, Bare: true,
+			Colliders: []FixtureCollider{{Node: "Ball", Shape: collide.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 0, 1}), Fallback: true}},
+			Limits:    []FixtureLimit{{Spring: "pendulum", Limit: spring.Limit{Kind: spring.SphericalLimit, Phi: 0.5, Theta: 0.2, Rotation: mgl32.QuatIdent()}}}}},
+		{VersionVRM0, FixtureOptions{Pendulum: true, Branch: true}},
+	} {
+		glb, err := Fixture(c.v, c.o)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(glb)
+	}
 	f.Add(wrapGLB([]byte(`{"asset":{"version":"2.0"},"nodes":[{"children":[1]},{"matrix":[2,0,0,0,0,2,0,0,0,0,2,0,1,2,3,1]}]}`)))
 	f.Add(wrapGLB([]byte(`{"asset":{"version":"2.0"},"nodes":[{"children":[1]},{"children":[0]}]}`)))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -28,6 +28,17 @@
 // index); a name already taken by an earlier node becomes "<name>#<i>".
 // Names therefore depend only on the file.
 //
+// A spring whose first joint is a scene root (a node without a parent, as
+// in three-vrm's spring bone examples) hangs from the scene: three-vrm
+// steps such a joint with the scene as its parent (the specification's
+// pseudocode, with the identity), and for a character the scene is its
+// root transform. The skeleton then
+// gets one more bone, Rig.SceneBone (named SceneBoneName, or
+// "(scene)#1", … when a node has that name), first, at the identity, as
+// the parent of every root bone: model space is unchanged and the joint
+// has a parent bone, which the spring systems step it from. Without such
+// a spring there is no scene bone.
+//
 // # VRM 1.0
 //
 // VRMC_springBone (specVersion 1.0 or 1.0-beta; another version is ignored
@@ -41,10 +52,30 @@
 // VRMC_springBone_extended_collider on a collider (specVersion 1.0, or
 // 1.0-draft as the specification's examples write): when it has a sphere,
 // capsule or plane, that shape replaces the base one, which is only the
-// fallback for readers without the extension (and is not read). With an
-// unknown specVersion or without a known shape the base shape is used, and
-// a warning says so. Inside spheres and capsules get collide.Inside; a
-// plane's normal (default (0, 0, 1)) is normalised and must not be zero.
+// fallback for readers without the extension (and is not read). With a
+// missing (the README requires it) or unknown specVersion, or without a
+// known shape, the extension is not read, as by a reader without it: the
+// base shape is used, and a warning says so; a collider without a base
+// shape then is rejected, the error saying why. Inside spheres and
+// capsules get collide.Inside; a plane's normal (default (0, 0, 1)) is
+// normalised and must not be zero. A shape of more than one kind (the
+// formats allow one) is read as the first of sphere, capsule, plane, with
+// a warning.
+//
+// VRMC_springBone_limit on a joint (specVersion 1.0-draft, the draft's
+// and three-vrm's): Joint.Limit, a spring.Limit. The draft's limit frame
+// is sway's: the joint's rest frame (its parent's world rotation times its
+// rest local rotation), turned by the shortest arc from +Y to the bone
+// axis (the direction of the child's rest local position; for an axis of
+// exactly -Y, the half turn about +X), then by the limit's rotation. So
+// the values carry over unchanged: cone and hinge angle as Angle, a
+// spherical limit's pitch (about the frame's X, up to π) as Phi and its
+// yaw (about Z, up to π/2) as Theta, radians both, and rotation
+// (x, y, z, w) as Rotation. A missing or unknown specVersion, a
+// limit of no known kind, an earlier draft's spherical phi and theta (its
+// axes were left open) and a limit on a spring rather than a joint are
+// not read; a limit on the last joint, only the tail, limits nothing;
+// each gives a warning.
 //
 // # VRM 0.x
 //

@@ -33,6 +33,9 @@ type loader struct {
 	needed   []bool // in the skeleton
 	rig      *Rig
 	warnings []string
+	// fromScene: a spring's first joint is a root node, so the skeleton
+	// gets a bone standing for the scene (see Rig.SceneBone).
+	fromScene bool
 }
 
 func decodeJSON(js []byte) (*Rig, error) {
@@ -61,20 +64,27 @@ func decodeJSON(js []byte) (*Rig, error) {
 		return nil, bad("nodes", len(doc.Nodes), "more than MaxNodes (%d)", MaxNodes)
 	}
 	l := &loader{rig: &Rig{}}
-	if err := l.readNodes(doc.Nodes); err != nil {
-		return nil, err
-	}
-	if err := l.markSkeleton(&doc); err != nil {
-		return nil, err
-	}
-	if err := l.readExtensions(doc.Extensions); err != nil {
-		return nil, err
-	}
-	if err := l.buildSkeleton(); err != nil {
+	if err := l.load(&doc); err != nil {
+		if len(l.warnings) > 0 {
+			return nil, &LoadError{Err: err, Warnings: l.warnings}
+		}
 		return nil, err
 	}
 	l.rig.Warnings = l.warnings
 	return l.rig, nil
+}
+
+func (l *loader) load(doc *document) error {
+	if err := l.readNodes(doc.Nodes); err != nil {
+		return err
+	}
+	if err := l.markSkeleton(doc); err != nil {
+		return err
+	}
+	if err := l.readExtensions(doc.Extensions); err != nil {
+		return err
+	}
+	return l.buildSkeleton()
 }
 
 // unmarshal decodes with the JSON path of data in its errors.
@@ -252,6 +262,14 @@ func (l *loader) markSkeleton(doc *document) error {
 	return nil
 }
 
+// firstJoint notes the first joint of a spring: a root node hangs from
+// the scene.
+func (l *loader) firstJoint(node int) {
+	if l.parent[node] < 0 {
+		l.fromScene = true
+	}
+}
+
 // need adds node i (checked) to the skeleton and returns its bone name.
 func (l *loader) need(path string, i int) (string, error) {
 	if i < 0 || i >= len(l.nodes) {
@@ -279,10 +297,18 @@ func (l *loader) buildSkeleton() error {
 			count++
 		}
 	}
+	scene := ""
+	if l.fromScene {
+		scene = l.sceneName()
+		count++
+	}
 	if count > MaxBones {
 		return bad("nodes", count, "the skeleton would have more than MaxBones (%d) bones", MaxBones)
 	}
 	bones := make([]rig.BoneDesc, 0, count)
+	if scene != "" {
+		bones = append(bones, rig.BoneDesc{Name: scene, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}})
+	}
 	for i := range l.nodes {
 		if !l.needed[i] {
 			continue
@@ -295,14 +321,32 @@ func (l *loader) buildSkeleton() error {
 			b.Pos = turnY(b.Pos)
 			b.Rot = turnYQuat(b.Rot)
 		}
+		if b.Parent == "" {
+			b.Parent = scene
+		}
 		bones = append(bones, b)
 	}
 	l.rig.Skeleton = rig.SkeletonDesc{Name: "", Bones: bones}
+	l.rig.SceneBone = scene
 	// The rig's own validation, so that a loaded rig always builds.
 	if _, err := rig.NewSkeleton(l.rig.Skeleton); err != nil {
 		return bad("nodes", count, "%v", err)
 	}
 	return nil
+}
+
+// sceneName is SceneBoneName, or when a node has that name the first of
+// "<SceneBoneName>#1", "#2", … that none has.
+func (l *loader) sceneName() string {
+	used := make(map[string]bool, len(l.names))
+	for _, n := range l.names {
+		used[n] = true
+	}
+	name := SceneBoneName
+	for k := 1; used[name]; k++ {
+		name = fmt.Sprintf("%s#%d", SceneBoneName, k)
+	}
+	return name
 }
 
 func (l *loader) bone(i int) (rig.BoneDesc, error) {

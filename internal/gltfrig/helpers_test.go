@@ -299,6 +299,35 @@ func setPath(t testing.TB, root any, path string, v any, del bool) {
 	}
 }
 
+// getPath returns the value at a JSON path (as setPath spells it), or nil
+// when there is none.
+func getPath(t testing.TB, root any, path string) any {
+	t.Helper()
+	cur := root
+	for _, part := range strings.Split(path, ".") {
+		m := pathPart.FindStringSubmatch(part)
+		if m == nil {
+			t.Fatalf("bad path %q", path)
+		}
+		if m[1] != "" {
+			o, ok := cur.(map[string]any)
+			if !ok {
+				return nil
+			}
+			cur = o[m[1]]
+		}
+		for _, s := range regexp.MustCompile(`\d+`).FindAllString(m[2], -1) {
+			j, _ := strconv.Atoi(s)
+			a, ok := cur.([]any)
+			if !ok || j >= len(a) {
+				return nil
+			}
+			cur = a[j]
+		}
+	}
+	return cur
+}
+
 // mutate returns glb with the value at path replaced (or deleted).
 func mutate(t testing.TB, glb []byte, path string, v any, del bool) []byte {
 	t.Helper()

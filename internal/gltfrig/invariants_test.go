@@ -51,7 +51,18 @@ func checkRig(t *testing.T, r *Rig) {
 			if !mathx.Vec3Finite(j.GravityDir) || !(j.Stiffness >= 0) || !(j.GravityPower >= 0) || !(j.HitRadius >= 0) || !(j.DragForce >= 0 && j.DragForce <= 1) {
 				t.Fatalf("joint %+v", j)
 			}
+			if err := j.Limit.Validate(); err != nil {
+				t.Fatalf("joint %+v: %v", j, err)
+			}
 		}
+		// A first joint always has a parent bone to hang from (the
+		// scene's, for a scene root).
+		if len(sp.Joints) > 0 && s.Parents()[s.Index(sp.Joints[0].Bone)] < 0 {
+			t.Fatalf("spring %q starts at the root bone %q", sp.Name, sp.Joints[0].Bone)
+		}
+	}
+	if r.SceneBone != "" && (s.Index(r.SceneBone) != 0 || s.Parents()[0] >= 0) {
+		t.Fatalf("scene bone %q is not the first bone", r.SceneBone)
 	}
 	for k, b := range r.Humanoid {
 		bone("humanoid "+k, b)

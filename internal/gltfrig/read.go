@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +20,40 @@ const errType = "glTF"
 
 func bad(path string, value any, format string, args ...any) error {
 	return check.Errorf(errType, path, value, format, args...)
+}
+
+// LoadError is a rejected file that the loader had noted warnings about
+// before it came to the rejection (an extended collider it fell back
+// from, a version it did not know, …): the warnings would explain the
+// rejection, so they come with it. errors.As finds the rejection's
+// *check.FieldError through it, and Warnings(err) returns the warnings.
+type LoadError struct {
+	Err      error    // the rejection
+	Warnings []string // noted before it, in order
+}
+
+func (e *LoadError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Err.Error())
+	for _, w := range e.Warnings {
+		b.WriteString(" [warning: ")
+		b.WriteString(w)
+		b.WriteString("]")
+	}
+	return b.String()
+}
+
+// Unwrap returns the rejection.
+func (e *LoadError) Unwrap() error { return e.Err }
+
+// Warnings returns the warnings an error of Load or Decode carries (see
+// LoadError), or nil.
+func Warnings(err error) []string {
+	var le *LoadError
+	if errors.As(err, &le) {
+		return le.Warnings
+	}
+	return nil
 }
 
 // Load reads the rig of a .glb, .vrm or .gltf file. The form is told by
@@ -45,6 +80,10 @@ func Load(path string) (*Rig, error) {
 // JSON). A bad file gives a *check.FieldError (errors.Is(err,
 // check.ErrInvalid)) whose Field is the JSON path of the offending value,
 // or "glb.…" for the binary container; I/O errors come back as they are.
+// Nothing the loader warned about is lost: a loaded rig lists the
+// warnings in Rig.Warnings, and a rejection after warnings is a
+// *LoadError that carries them (Warnings(err)) and wraps the
+// *check.FieldError.
 func Decode(r io.Reader) (*Rig, error) {
 	br := bufio.NewReader(r)
 	magic, _ := br.Peek(4)

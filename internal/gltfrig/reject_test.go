@@ -159,3 +159,43 @@ func TestRejectJSONLimits(t *testing.T) {
 		t.Errorf("string content counted: %v", err)
 	}
 }
+
+// A rejection after warnings carries them (a *LoadError that wraps the
+// *check.FieldError): a collider whose only shape is an extended one that
+// is not read is rejected, and the warning and the error both say why;
+// a warning noted long before an unrelated rejection comes with it too.
+// A rejection without warnings is the bare *check.FieldError.
+func TestRejectionCarriesWarnings(t *testing.T) {
+	good := encodeGLB(t, build1())
+	const ext = sb + ".colliders[3].extensions.VRMC_springBone_extended_collider"
+	noBase := mutate(t, good, sb+".colliders[3].shape", nil, true)
+	for _, c := range []struct {
+		name   string
+		glb    []byte
+		field  string
+		reason string
+	}{
+		{"unknown version", mutate(t, noBase, ext+".specVersion", "2.0", false), sb + ".colliders[3].shape", `unknown specVersion "2.0"`},
+		{"no version", mutate(t, noBase, ext+".specVersion", nil, true), sb + ".colliders[3].shape", "no specVersion"},
+		{"no known shape", mutate(t, noBase, ext+".shape", map[string]any{"palne": map[string]any{}}, false), sb + ".colliders[3].shape", "no known shape"},
+		{"0.x beside 1.0, then a bad joint", func() []byte {
+			doc := build1()
+			doc.Extensions[extVRM0] = build0().Extensions[extVRM0]
+			return mutate(t, encodeGLB(t, doc), sb+".springs[1].joints[2].node", 99, false)
+		}(), sb + ".springs[1].joints[2].node", "extensions.VRM (0.x) ignored"},
+	} {
+		_, err := Decode(bytes.NewReader(c.glb))
+		if got := fieldOf(t, err); got != c.field {
+			t.Errorf("%s: rejected at %s, want %s", c.name, got, c.field)
+		}
+		var le *LoadError
+		ws := Warnings(err)
+		if !errors.As(err, &le) || len(ws) != 1 || !strings.Contains(ws[0], c.reason) || !strings.Contains(err.Error(), c.reason) {
+			t.Errorf("%s: %v carries warnings %q, want one saying %q", c.name, err, ws, c.reason)
+		}
+	}
+	_, err := Decode(bytes.NewReader(mutate(t, good, sb+".springs[0].joints[1].stiffness", -1, false)))
+	if _, ok := err.(*check.FieldError); !ok || Warnings(err) != nil {
+		t.Errorf("a rejection without warnings: %T %v", err, err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/systems/collide"
+	"github.com/sway-anim/sway/systems/spring"
 )
 
 // Version says which VRM extensions a file carried.
@@ -32,6 +33,9 @@ func (v Version) String() string {
 // parent to it (spring.DefaultVirtualTail).
 const VirtualTail0x = 0.07
 
+// SceneBoneName is the name of Rig.SceneBone, unless a node has it.
+const SceneBoneName = "(scene)"
+
 // Rig is a character read from a file, as plain data independent of any
 // world. Bones are named by node names (generated when missing or
 // repeated, see the package doc).
@@ -43,8 +47,20 @@ type Rig struct {
 	// to bone names.
 	Humanoid map[string]string
 	Version  Version
+	// SceneBone is the bone that stands for the scene when a spring's
+	// first joint is a scene root (a node without a parent, as in
+	// three-vrm's spring bone examples), "" when there is none. Such a
+	// joint hangs from the scene, which for a character is its root
+	// transform: three-vrm steps it with the scene as its parent. The
+	// loader then adds this bone, named SceneBoneName (made unique), as
+	// the parent of every root bone, with the identity as its rest
+	// transform, so that every bone keeps its model-space rest pose and a
+	// spring's first joint always has a parent bone.
+	SceneBone string
 	// Warnings lists what was read but ignored: unknown spec versions,
-	// a 0.x extension next to 1.0 ones, extended colliders that fell back.
+	// a 0.x extension next to 1.0 ones, extended colliders that fell back,
+	// limits not read or limiting nothing. A file rejected after warnings
+	// gives a *LoadError that carries them.
 	Warnings []string
 }
 
@@ -79,6 +95,9 @@ type Joint struct {
 	GravityDir   mgl32.Vec3 // model space of the loaded rig (+Z forward)
 	DragForce    float32
 	HitRadius    float32
+	// Limit is the joint's angle limit (VRMC_springBone_limit); Kind
+	// spring.NoLimit when it has none.
+	Limit spring.Limit
 }
 
 // Limits on what a file can make the loader read and allocate. The JSON

@@ -9,7 +9,9 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/qmuntal/gltf"
 
+	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/systems/collide"
+	"github.com/sway-anim/sway/systems/spring"
 )
 
 const extPath = sb + ".colliders[%d].extensions.VRMC_springBone_extended_collider"
@@ -46,6 +48,17 @@ func TestExtendedColliderFallback(t *testing.T) {
 	b = mutate(t, good, sb+".colliders[0].shape.sphere.inside", true, false)
 	if r = decodeBytes(t, b); r.Colliders[0].Shape.Bound != collide.Outside {
 		t.Errorf("base shape read as inside")
+	}
+
+	// A shape of two kinds is read as its first (sphere, capsule, plane),
+	// with a warning.
+	b = mutate(t, good, sb+".colliders[0].shape.capsule", map[string]any{"radius": 1}, false)
+	if r = decodeBytes(t, b); r.Colliders[0].Shape.Kind != collide.Sphere || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], sb+".colliders[0].shape: 2 kinds") {
+		t.Errorf("sphere and capsule: %+v, warnings %q", r.Colliders[0].Shape, r.Warnings)
+	}
+	b = mutate(t, good, sb+".colliders[4].extensions.VRMC_springBone_extended_collider.shape.sphere", map[string]any{"radius": 1}, false)
+	if r = decodeBytes(t, b); r.Colliders[4].Shape.Kind != collide.Sphere || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "2 kinds of shape") {
+		t.Errorf("sphere and plane: %+v, warnings %q", r.Colliders[4].Shape, r.Warnings)
 	}
 
 	// A plane without a normal faces +Z, the specification's default.
@@ -146,5 +159,223 @@ func TestVersionChoice(t *testing.T) {
 	r = decodeBytes(t, b)
 	if len(r.Springs) != 0 || len(r.Colliders) != 0 || len(r.Warnings) != 1 {
 		t.Errorf("unknown springBone version read: %d springs, warnings %q", len(r.Springs), r.Warnings)
+	}
+}
+
+// A spring whose first joint is a scene root gets a bone standing for the
+// scene: the parent of every root bone, at the identity, so that model
+// space is unchanged. A file without such a spring gets none, and a node
+// that already has the name keeps it.
+func TestSceneBone(t *testing.T) {
+	for _, c := range []struct {
+		v Version
+		o FixtureOptions
+	}{
+		{VersionVRM1, FixtureOptions{Pendulum: true, Bare: true}},
+		{VersionVRM1, FixtureOptions{Pendulum: true}},
+		{VersionVRM0, FixtureOptions{Pendulum: true}},
+	} {
+		r := loadFixture(t, c.v, c.o)
+		if r.SceneBone != SceneBoneName {
+			t.Fatalf("%v %+v: SceneBone %q", c.v, c.o, r.SceneBone)
+		}
+		skel, err := rig.NewSkeleton(r.Skeleton)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scene := skel.Index(SceneBoneName)
+		if scene != 0 || skel.RestPos()[0] != (mgl32.Vec3{}) || skel.RestRot()[0] != mgl32.QuatIdent() || skel.RestScale()[0] != (mgl32.Vec3{1, 1, 1}) {
+			t.Errorf("%v: the scene bone is %d with rest %v %v %v", c.v, scene, skel.RestPos()[0], skel.RestRot()[0], skel.RestScale()[0])
+		}
+		// The scene's children are the file's scene roots.
+		var roots, children []string
+		for b, p := range skel.Parents() {
+			switch p {
+			case -1:
+				roots = append(roots, skel.BoneName(b))
+			case 0:
+				children = append(children, skel.BoneName(b))
+			}
+		}
+		want := []string{"Armature", "Pendulum0", "Ball"}
+		if c.o.Bare {
+			want = want[1:]
+		}
+		if !reflect.DeepEqual(roots, []string{SceneBoneName}) || !reflect.DeepEqual(children, want) {
+			t.Errorf("%v: roots %q, the scene's children %q (want %q)", c.v, roots, children, want)
+		}
+		for name, want := range map[string]mgl32.Vec3{"Pendulum0": {0, 2, 0}, "Pendulum4": {0, 0, 0}, "Ball": {0.75, 1, 0}} {
+			if b := skel.Index(name); b < 0 || !near3(skel.ModelPos()[b], want, 1e-6) {
+				t.Errorf("%v: %s (%d) in model space at %v, want %v", c.v, name, b, skel.ModelPos()[b], want)
+			}
+		}
+	}
+	if r := loadFixture(t, VersionVRM1, FixtureOptions{Branch: true}); r.SceneBone != "" || r.Skeleton.Bones[0].Name != "Armature" {
+		t.Errorf("the avatar alone got a scene bone %q", r.SceneBone)
+	}
+	glb, _ := Fixture(VersionVRM1, FixtureOptions{Pendulum: true, Bare: true})
+	r := decodeBytes(t, mutate(t, glb, "nodes[5].name", SceneBoneName, false))
+	if r.SceneBone != SceneBoneName+"#1" || r.Skeleton.Bones[0].Name != r.SceneBone || r.Skeleton.Bones[6].Name != SceneBoneName {
+		t.Errorf("with a node named %q: SceneBone %q, bones %q and %q", SceneBoneName, r.SceneBone, r.Skeleton.Bones[0].Name, r.Skeleton.Bones[6].Name)
+	}
+}
+
+// Joint limits (VRMC_springBone_limit) load into spring.Limit as they
+// are: the kind, angles in radians, a spherical limit's pitch as Phi and
+// yaw as Theta, the rotation from (x, y, z, w). The last joint, only the
+// tail, carries none (the fixture writes none there, as three-vrm's
+// examples).
+func TestLoadLimits(t *testing.T) {
+	tilt := mgl32.QuatRotate(0.3, mgl32.Vec3{1, 0, 0})
+	turn := mgl32.Quat{W: 0.965926, V: mgl32.Vec3{0, 0.258819, 0}} // three-vrm's spherical-limit example
+	o := FixtureOptions{Branch: true, Pendulum: true, Limits: []FixtureLimit{
+		{Spring: "pendulum", Limit: spring.Limit{Kind: spring.SphericalLimit, Phi: 0.523599, Theta: 0.19635, Rotation: turn}},
+		{Spring: "hairR", Limit: spring.Limit{Kind: spring.HingeLimit, Angle: 1.25}},
+		{Spring: "ribbon", Limit: spring.Limit{Kind: spring.ConeLimit, Angle: 0.7, Rotation: tilt}},
+	}}
+	r := loadFixture(t, VersionVRM1, o)
+	if len(r.Warnings) != 0 {
+		t.Errorf("warnings %q", r.Warnings)
+	}
+	want := map[string]spring.Limit{
+		"pendulum": {Kind: spring.SphericalLimit, Phi: 0.523599, Theta: 0.19635, Rotation: turn},
+		"hairR":    {Kind: spring.HingeLimit, Angle: 1.25, Rotation: mgl32.QuatIdent()},
+		"ribbon":   {Kind: spring.ConeLimit, Angle: 0.7, Rotation: tilt},
+		"hairL":    {},
+	}
+	for _, s := range r.Springs {
+		for j, jt := range s.Joints {
+			w := want[s.Name]
+			if j == len(s.Joints)-1 {
+				w = spring.Limit{}
+			}
+			got := jt.Limit
+			if got.Kind != w.Kind || got.Angle != w.Angle || got.Phi != w.Phi || got.Theta != w.Theta || !sameRot(got.Rotation, w.Rotation, 1e-7) && w.Kind != spring.NoLimit {
+				t.Errorf("%s joint %d: limit %+v, want %+v", s.Name, j, got, w)
+			}
+		}
+	}
+}
+
+// What a limit extension holds that sway does not read is a warning and
+// no limit; a malformed limit of a known version is rejected at its path.
+func TestLimitRules(t *testing.T) {
+	glb, err := Fixture(VersionVRM1, FixtureOptions{Limits: []FixtureLimit{{Spring: "hairL", Limit: spring.Limit{Kind: spring.ConeLimit, Angle: 0.5}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const j1 = sb + ".springs[0].joints[1].extensions.VRMC_springBone_limit"
+	for _, c := range []struct {
+		path  string
+		value any
+		del   bool
+		warn  string // the warning, with no limit on joint 1; "" when rejected
+		field string // the rejection's path
+	}{
+		{j1 + ".specVersion", "1.0", false, `unknown specVersion "1.0"`, ""},
+		{j1 + ".specVersion", nil, true, "no specVersion", ""},
+		{j1 + ".limit", map[string]any{"twist": map[string]any{"angle": 1}}, false, "no known limit", ""},
+		{j1 + ".limit", map[string]any{"spherical": map[string]any{"phi": 0.5, "theta": 0.2}}, false, "earlier draft", ""},
+		{j1 + ".limit.cone.angle", nil, true, "", j1 + ".limit.cone.angle"},
+		{j1 + ".limit.cone.angle", -0.1, false, "", j1 + ".limit.cone.angle"},
+		{j1 + ".limit.cone.rotation", []float64{0, 0, 0, 2}, false, "", j1 + ".limit.cone.rotation"},
+		{j1 + ".limit.cone.rotation", []float64{0, 0, 1}, false, "", j1 + ".limit.cone.rotation"},
+		{j1 + ".limit", map[string]any{"hinge": map[string]any{"angle": 1e39}}, false, "", j1 + ".limit.hinge.angle"},
+		{j1 + ".limit", map[string]any{"spherical": map[string]any{"pitch": 0.5}}, false, "", j1 + ".limit.spherical.yaw"},
+	} {
+		b := mutate(t, glb, c.path, c.value, c.del)
+		r, err := Decode(bytes.NewReader(b))
+		if c.warn == "" {
+			if f := fieldOf(t, err); f != c.field {
+				t.Errorf("%s = %v: rejected at %s, want %s", c.path, c.value, f, c.field)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s = %v: %v", c.path, c.value, err)
+			continue
+		}
+		var hits int
+		for _, w := range r.Warnings {
+			if strings.Contains(w, c.warn) && strings.Contains(w, j1) {
+				hits++
+			}
+		}
+		if hits != 1 || len(r.Warnings) != 1 || r.Springs[0].Joints[1].Limit.Kind != spring.NoLimit || r.Springs[0].Joints[0].Limit.Kind != spring.ConeLimit {
+			t.Errorf("%s = %v: warnings %q, joint 1 limit %+v", c.path, c.value, r.Warnings, r.Springs[0].Joints[1].Limit)
+		}
+	}
+	// Two kinds: the first of cone, hinge, spherical, with a warning; a
+	// limit on the tail or on a spring does nothing, with a warning.
+	two := map[string]any{"cone": map[string]any{"angle": 0.5}, "hinge": map[string]any{"angle": 1}}
+	tail := map[string]any{"specVersion": "1.0-draft", "limit": map[string]any{"hinge": map[string]any{"angle": 1}}}
+	for _, c := range []struct {
+		path, warn string
+		value      any
+	}{
+		{j1 + ".limit", "2 kinds", two},
+		{sb + ".springs[0].joints[3].extensions", "last joint", map[string]any{extLimit: tail}},
+		{sb + ".springs[0].extensions", "on a spring", map[string]any{extLimit: tail}},
+	} {
+		r := decodeBytes(t, mutate(t, glb, c.path, c.value, false))
+		if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], c.warn) || r.Springs[0].Joints[1].Limit.Kind != spring.ConeLimit {
+			t.Errorf("%s: warnings %q, joint 1 limit %+v", c.path, r.Warnings, r.Springs[0].Joints[1].Limit)
+		}
+	}
+}
+
+// Extended colliders as exporters write them, with the README's fallback
+// base shape or none: a known specVersion ("1.0", or the draft's
+// "1.0-draft") reads the extended shape, in the node's space, and ignores
+// the base; a missing or unknown one reads the base shape with a warning.
+func TestExtendedCollidersFromFiles(t *testing.T) {
+	insideSphere := collide.NewSphere(mgl32.Vec3{0, 0.5, 0}, 1.25)
+	insideSphere.Bound = collide.Inside
+	insideCapsule := collide.NewCapsule(mgl32.Vec3{0, -1, 0}, mgl32.Vec3{0, 1, 0}, 0.75, 0.75)
+	insideCapsule.Bound = collide.Inside
+	plane := collide.NewPlane(mgl32.Vec3{0, 0, -1.1}, mgl32.Vec3{0, 0, -2}) // normalised on reading
+	capsule := collide.NewCapsule(mgl32.Vec3{0.1, 0, 0}, mgl32.Vec3{-0.1, 0, 0}, 0.2, 0.2)
+	cs := []FixtureCollider{
+		{Node: "Ball", Shape: insideSphere, Fallback: true},
+		{Node: "Ball", Shape: insideCapsule, SpecVersion: "1.0-draft"},
+		{Node: "Ball", Shape: plane, Fallback: true, SpecVersion: "1.0-draft"},
+		{Node: "Pendulum2", Shape: capsule, Fallback: true},
+		{Node: "Ball", Shape: plane},
+	}
+	r := loadFixture(t, VersionVRM1, FixtureOptions{Pendulum: true, Bare: true, Colliders: cs})
+	wantPlane := plane
+	wantPlane.Normal = mgl32.Vec3{0, 0, -1}
+	want := []Collider{
+		{Bone: "Ball", Shape: collide.NewSphere(mgl32.Vec3{}, FixtureBallRadius)},
+		{Bone: "Ball", Shape: insideSphere},
+		{Bone: "Ball", Shape: insideCapsule},
+		{Bone: "Ball", Shape: wantPlane},
+		{Bone: "Pendulum2", Shape: capsule},
+		{Bone: "Ball", Shape: wantPlane},
+	}
+	if !reflect.DeepEqual(r.Colliders, want) || len(r.Warnings) != 0 {
+		t.Errorf("colliders\n%+v\nwant\n%+v\nwarnings %q", r.Colliders, want, r.Warnings)
+	}
+	if s := r.Springs[0]; !reflect.DeepEqual(s.Colliders, []int{0, 1, 2, 3, 4, 5}) {
+		t.Errorf("the pendulum's colliders %v", s.Colliders)
+	}
+	// Not read: the fallback serves, as for a reader without the extension.
+	for _, v := range []string{FixtureNoVersion, "2.0", ""} {
+		cs := []FixtureCollider{{Node: "Ball", Shape: insideSphere, Fallback: true, SpecVersion: v}, {Node: "Ball", Shape: plane, Fallback: true, SpecVersion: v}}
+		glb, err := Fixture(VersionVRM1, FixtureOptions{Pendulum: true, Bare: true, Colliders: cs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v == "" { // written, then emptied: "" is no version sway knows
+			glb = mutate(t, mutate(t, glb, sb+".colliders[1].extensions.VRMC_springBone_extended_collider.specVersion", "", false),
+				sb+".colliders[2].extensions.VRMC_springBone_extended_collider.specVersion", "", false)
+		}
+		r := decodeBytes(t, glb)
+		far := collide.NewSphere(mgl32.Vec3{0, -10000, 0}, 0)
+		behind := collide.NewSphere(mgl32.Vec3{0, 0, 998.9}, 1000) // offset - 1000·normal
+		if r.Colliders[1].Shape != far || r.Colliders[2].Shape != behind || len(r.Warnings) != 2 ||
+			!strings.Contains(r.Warnings[0], sb+".colliders[1].extensions") || !strings.Contains(r.Warnings[1], "base shape is used") {
+			t.Errorf("specVersion %q: colliders %+v, %+v; warnings %q", v, r.Colliders[1].Shape, r.Colliders[2].Shape, r.Warnings)
+		}
 	}
 }

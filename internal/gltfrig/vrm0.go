@@ -226,6 +226,7 @@ func (l *loader) readBoneGroups0(bgs []boneGroup0, groups [][]int) error {
 				if len(l.rig.Springs) >= MaxSprings {
 					return bad(bp, root, "more than MaxSprings (%d) chains in all bone groups", MaxSprings)
 				}
+				l.firstJoint(chain[0])
 				s := Spring{Name: name, Center: center, Colliders: colliders, VirtualTail: VirtualTail0x}
 				for _, node := range chain {
 					j := proto

@@ -9,12 +9,14 @@ import (
 
 	"github.com/sway-anim/sway/internal/mathx"
 	"github.com/sway-anim/sway/systems/collide"
+	"github.com/sway-anim/sway/systems/spring"
 )
 
 const (
 	extVRM1       = "VRMC_vrm"
 	extSpring1    = "VRMC_springBone"
 	extExtended   = "VRMC_springBone_extended_collider"
+	extLimit      = "VRMC_springBone_limit"
 	extVRM0       = "VRM"
 	springPath    = "extensions." + extSpring1
 	humanoid1Path = "extensions." + extVRM1 + ".humanoid.humanBones"
@@ -121,7 +123,7 @@ type shapePart struct {
 }
 
 type extended1 struct {
-	SpecVersion string  `json:"specVersion"`
+	SpecVersion *string `json:"specVersion"`
 	Shape       *shape1 `json:"shape"`
 }
 
@@ -131,19 +133,43 @@ type colliderGroup1 struct {
 }
 
 type spring1 struct {
-	Name           string   `json:"name"`
-	Joints         []joint1 `json:"joints"`
-	ColliderGroups []int    `json:"colliderGroups"`
-	Center         *int     `json:"center"`
+	Name           string                     `json:"name"`
+	Joints         []joint1                   `json:"joints"`
+	ColliderGroups []int                      `json:"colliderGroups"`
+	Center         *int                       `json:"center"`
+	Extensions     map[string]json.RawMessage `json:"extensions"`
 }
 
 type joint1 struct {
-	Node         *int      `json:"node"`
-	HitRadius    *float64  `json:"hitRadius"`
-	Stiffness    *float64  `json:"stiffness"`
-	GravityPower *float64  `json:"gravityPower"`
-	GravityDir   []float64 `json:"gravityDir"`
-	DragForce    *float64  `json:"dragForce"`
+	Node         *int                       `json:"node"`
+	HitRadius    *float64                   `json:"hitRadius"`
+	Stiffness    *float64                   `json:"stiffness"`
+	GravityPower *float64                   `json:"gravityPower"`
+	GravityDir   []float64                  `json:"gravityDir"`
+	DragForce    *float64                   `json:"dragForce"`
+	Extensions   map[string]json.RawMessage `json:"extensions"`
+}
+
+// limit1 is a VRMC_springBone_limit extension on a joint.
+type limit1 struct {
+	SpecVersion *string `json:"specVersion"`
+	Limit       *struct {
+		Cone      *limitPart `json:"cone"`
+		Hinge     *limitPart `json:"hinge"`
+		Spherical *limitPart `json:"spherical"`
+	} `json:"limit"`
+}
+
+// limitPart holds the fields of every limit kind; each reads its own.
+type limitPart struct {
+	Angle    *float64  `json:"angle"`
+	Pitch    *float64  `json:"pitch"`
+	Yaw      *float64  `json:"yaw"`
+	Rotation []float64 `json:"rotation"`
+	// Phi and Theta are an earlier draft's spherical angles, whose axes
+	// that draft left open: recognised only to say they are not read.
+	Phi   *float64 `json:"phi"`
+	Theta *float64 `json:"theta"`
 }
 
 var springVersions1 = map[string]bool{"1.0": true, "1.0-beta": true}
@@ -193,10 +219,20 @@ func (l *loader) readSpringBone1(raw json.RawMessage) error {
 		if len(sp.Joints) == 0 {
 			return bad(path+".joints", 0, "a spring needs at least one joint")
 		}
+		if _, ok := sp.Extensions[extLimit]; ok {
+			l.warn("%s.extensions.%s: a limit on a spring (where an earlier draft put it) is not read: the draft puts it on joints", path, extLimit)
+		}
 		prev := -1
 		for j := range sp.Joints {
-			jt, node, err := l.joint1(fmt.Sprintf("%s.joints[%d]", path, j), &sp.Joints[j], prev)
+			jpath := fmt.Sprintf("%s.joints[%d]", path, j)
+			jt, node, err := l.joint1(jpath, &sp.Joints[j], prev)
 			if err != nil {
+				return err
+			}
+			if j == 0 {
+				l.firstJoint(node)
+			}
+			if jt.Limit, err = l.limit1(jpath, sp.Joints[j].Extensions[extLimit], j == len(sp.Joints)-1); err != nil {
 				return err
 			}
 			out.Joints = append(out.Joints, jt)
@@ -249,6 +285,109 @@ func (l *loader) joint1(path string, j *joint1, prev int) (Joint, int, error) {
 	return out, node, nil
 }
 
+// limitVersions are the VRMC_springBone_limit versions read: the draft's,
+// as three-vrm reads it.
+var limitVersions = map[string]bool{"1.0-draft": true}
+
+// limit1 reads a joint's VRMC_springBone_limit (raw is nil without one)
+// into a spring.Limit. The extension and sway share the limit's frame (see
+// the package doc), so the values carry over as they are: angles in
+// radians, a spherical limit's pitch as Phi and yaw as Theta, the
+// rotation (x, y, z, w). A missing or unknown specVersion, a limit of no
+// known kind or of an earlier draft's form is not read, and a limit on
+// the last joint (only the tail) does nothing: each with a warning.
+func (l *loader) limit1(jpath string, raw json.RawMessage, tail bool) (spring.Limit, error) {
+	var out spring.Limit
+	if raw == nil {
+		return out, nil
+	}
+	path := jpath + ".extensions." + extLimit
+	var e limit1
+	if err := unmarshal(raw, &e, path); err != nil {
+		return out, err
+	}
+	if problem := versionProblem(e.SpecVersion, limitVersions); problem != "" {
+		l.warn("%s: %s: the limit is not read", path, problem)
+		return out, nil
+	}
+	lim := e.Limit
+	if lim == nil || (lim.Cone == nil && lim.Hinge == nil && lim.Spherical == nil) {
+		l.warn("%s.limit: no known limit (cone, hinge or spherical): not read", path)
+		return out, nil
+	}
+	kinds := 0
+	for _, p := range []*limitPart{lim.Cone, lim.Hinge, lim.Spherical} {
+		if p != nil {
+			kinds++
+		}
+	}
+	if kinds > 1 {
+		l.warn("%s.limit: %d kinds of limit where one is allowed: the first of cone, hinge, spherical is read", path, kinds)
+	}
+	var part *limitPart
+	var err error
+	switch {
+	case lim.Cone != nil, lim.Hinge != nil:
+		p := path + ".limit.cone"
+		part, out.Kind = lim.Cone, spring.ConeLimit
+		if lim.Cone == nil {
+			p = path + ".limit.hinge"
+			part, out.Kind = lim.Hinge, spring.HingeLimit
+		}
+		if part.Angle == nil {
+			return out, bad(p+".angle", nil, "required")
+		}
+		if out.Angle, err = nonNeg(p+".angle", part.Angle, 0); err != nil {
+			return out, err
+		}
+		if out.Rotation, err = limitRotation(p+".rotation", part.Rotation); err != nil {
+			return out, err
+		}
+	default:
+		p := path + ".limit.spherical"
+		part, out.Kind = lim.Spherical, spring.SphericalLimit
+		if part.Pitch == nil && part.Yaw == nil && (part.Phi != nil || part.Theta != nil) {
+			l.warn("%s: phi and theta, an earlier draft's angles whose axes it left open: not read (the draft has pitch and yaw)", p)
+			return spring.Limit{}, nil
+		}
+		if part.Pitch == nil {
+			return out, bad(p+".pitch", nil, "required")
+		}
+		if part.Yaw == nil {
+			return out, bad(p+".yaw", nil, "required")
+		}
+		if out.Phi, err = nonNeg(p+".pitch", part.Pitch, 0); err != nil {
+			return out, err
+		}
+		if out.Theta, err = nonNeg(p+".yaw", part.Yaw, 0); err != nil {
+			return out, err
+		}
+		if out.Rotation, err = limitRotation(p+".rotation", part.Rotation); err != nil {
+			return out, err
+		}
+	}
+	if tail {
+		l.warn("%s: on the spring's last joint, which is only the tail: it limits nothing", path)
+	}
+	return out, nil
+}
+
+// limitRotation reads a limit's rotation (x, y, z, w; default the
+// identity), which must be a unit quaternion.
+func limitRotation(path string, r []float64) (mgl32.Quat, error) {
+	if r == nil {
+		return mgl32.QuatIdent(), nil
+	}
+	if len(r) != 4 {
+		return mgl32.Quat{}, bad(path, r, "must have 4 numbers")
+	}
+	q := mgl32.Quat{W: float32(r[3]), V: mgl32.Vec3{float32(r[0]), float32(r[1]), float32(r[2])}}
+	if !mathx.QuatFinite(q) {
+		return q, bad(path, r, "must be finite float32 numbers")
+	}
+	return unitQuat(path, q)
+}
+
 // flatten turns a spring's collider groups into collider indices, in
 // group order, each once. refs counts the work over all springs.
 func flatten(path string, refs []int, groups [][]int, total int) ([]int, int, error) {
@@ -272,14 +411,29 @@ func flatten(path string, refs []int, groups [][]int, total int) ([]int, int, er
 }
 
 // extendedVersions are the VRMC_springBone_extended_collider versions
-// read; "1.0-draft" is what the specification's own examples write.
+// read: "1.0", and "1.0-draft", what the draft specification's examples
+// and three-vrm's plane-collider example write.
 var extendedVersions = map[string]bool{"1.0": true, "1.0-draft": true}
+
+// versionProblem says why an extension's specVersion is not read: missing
+// (the extensions' READMEs require it) or not one of known. "" when it is.
+func versionProblem(v *string, known map[string]bool) string {
+	switch {
+	case v == nil:
+		return "no specVersion (required)"
+	case !known[*v]:
+		return fmt.Sprintf("unknown specVersion %q", *v)
+	}
+	return ""
+}
 
 // collider1 reads a collider. A VRMC_springBone_extended_collider
 // extension with a known specVersion and a shape replaces the base shape,
 // which then is only the fallback for readers without the extension and is
-// not read; otherwise the base shape is used (with a warning when an
-// extension was there).
+// not read. An extension whose specVersion is missing or unknown is not
+// read, as by a reader without it, and neither is one without a known
+// shape: the base shape is used, with a warning. Without a base shape
+// then, the collider has none it can be given: the error says why.
 func (l *loader) collider1(path string, c *collider1) (Collider, error) {
 	var out Collider
 	if c.Node == nil {
@@ -289,27 +443,59 @@ func (l *loader) collider1(path string, c *collider1) (Collider, error) {
 	if out.Bone, err = l.need(path+".node", *c.Node); err != nil {
 		return out, err
 	}
+	hasBase := c.Shape != nil && (c.Shape.Sphere != nil || c.Shape.Capsule != nil)
+	problem := ""
 	if raw, ok := c.Extensions[extExtended]; ok {
 		epath := path + ".extensions." + extExtended
 		var e extended1
 		if err := unmarshal(raw, &e, epath); err != nil {
 			return out, err
 		}
-		switch {
-		case !extendedVersions[e.SpecVersion]:
-			l.warn("%s: unknown specVersion %q, the base shape is used", epath, e.SpecVersion)
+		switch problem = versionProblem(e.SpecVersion, extendedVersions); {
+		case problem != "":
 		case e.Shape == nil || (e.Shape.Sphere == nil && e.Shape.Capsule == nil && e.Shape.Plane == nil):
-			l.warn("%s: no known shape, the base shape is used", epath)
+			problem = "no known shape (sphere, capsule or plane)"
 		default:
+			l.oneShape(epath+".shape", e.Shape, true)
 			out.Shape, err = readShape(epath+".shape", e.Shape, true)
 			return out, err
 		}
+		if hasBase {
+			l.warn("%s: %s: the extension is not read, the base shape is used", epath, problem)
+		} else {
+			l.warn("%s: %s: the extension is not read, and there is no base shape", epath, problem)
+		}
 	}
-	if c.Shape == nil || (c.Shape.Sphere == nil && c.Shape.Capsule == nil) {
+	if !hasBase {
+		if problem != "" {
+			return out, bad(path+".shape", nil, "needs a sphere or a capsule: the %s shape is not read (%s)", extExtended, problem)
+		}
 		return out, bad(path+".shape", nil, "needs a sphere or a capsule")
 	}
+	l.oneShape(path+".shape", c.Shape, false)
 	out.Shape, err = readShape(path+".shape", c.Shape, false)
 	return out, err
+}
+
+// oneShape warns about a shape with more than one kind (the formats
+// allow one): readShape reads the first.
+func (l *loader) oneShape(path string, s *shape1, extended bool) {
+	n := 0
+	for _, p := range []*shapePart{s.Sphere, s.Capsule} {
+		if p != nil {
+			n++
+		}
+	}
+	order := "sphere, capsule"
+	if extended {
+		order += ", plane"
+		if s.Plane != nil {
+			n++
+		}
+	}
+	if n > 1 {
+		l.warn("%s: %d kinds of shape where one is allowed: the first of %s is read", path, n, order)
+	}
 }
 
 // readShape reads the first shape present, in the order sphere, capsule,

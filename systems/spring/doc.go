@@ -69,8 +69,9 @@
 //     the parent-to-joint direction; VRMChainDesc.VirtualTail).
 //   - Limits are per joint; the draft attaches one limit to a spring, which
 //     is the same limit given to every joint. The limit frame is the
-//     joint's rest frame turned so that +Y is the bone axis, then by
-//     Limit.Rotation. Cone: the tail stays within Angle of +Y. Hinge: the
+//     joint's rest frame turned by the shortest arc that takes +Y onto the
+//     bone axis (the draft's half turn about +X for an axis of exactly -Y),
+//     then by Limit.Rotation. Cone: the tail stays within Angle of +Y. Hinge: the
 //     tail stays in the Y-Z plane within Angle of +Y. Spherical: writing the
 //     direction as Rx(phi)·Rz(theta)·(0,1,0), |phi| <= Phi and
 //     |theta| <= Theta, each clamped on its own.

@@ -21,7 +21,9 @@ const (
 
 // Limit restricts the direction from a joint to its tail. Its frame is the
 // joint's rest frame turned by the shortest arc that takes +Y onto the bone
-// axis, then by Rotation: +Y of the limit frame is the rest direction.
+// axis (for an axis of exactly -Y, the half turn about +X), then by
+// Rotation: +Y of the limit frame is the rest direction. This is
+// VRMC_springBone_limit's frame, so a file's limit carries over as it is.
 // Angles are radians; as the draft prescribes, Angle and Phi above π count
 // as π and Theta above π/2 counts as π/2.
 type Limit struct {
@@ -32,25 +34,36 @@ type Limit struct {
 	Rotation mgl32.Quat // relative rotation of the limit frame; the zero value means none
 }
 
+// Validate reports the first bad field of l as a *check.FieldError of
+// Type "Limit": an unknown Kind, a negative or non-finite angle of its
+// kind, or a non-zero Rotation further than 1e-3 from unit length.
+func (l *Limit) Validate() error { return l.validate("Limit", "") }
+
 func (l *Limit) validate(typ, field string) error {
+	name := func(f string) string {
+		if field == "" {
+			return f
+		}
+		return field + "." + f
+	}
 	if l.Kind > SphericalLimit {
-		return check.Errorf(typ, field+".Kind", l.Kind, "must be NoLimit, ConeLimit, HingeLimit or SphericalLimit")
+		return check.Errorf(typ, name("Kind"), l.Kind, "must be NoLimit, ConeLimit, HingeLimit or SphericalLimit")
 	}
 	if l.Kind == NoLimit {
 		return nil
 	}
 	if l.Kind == SphericalLimit {
-		if err := check.NonNegative(typ, field+".Phi", l.Phi); err != nil {
+		if err := check.NonNegative(typ, name("Phi"), l.Phi); err != nil {
 			return err
 		}
-		if err := check.NonNegative(typ, field+".Theta", l.Theta); err != nil {
+		if err := check.NonNegative(typ, name("Theta"), l.Theta); err != nil {
 			return err
 		}
-	} else if err := check.NonNegative(typ, field+".Angle", l.Angle); err != nil {
+	} else if err := check.NonNegative(typ, name("Angle"), l.Angle); err != nil {
 		return err
 	}
 	if l.Rotation != (mgl32.Quat{}) {
-		if _, err := check.UnitQuat(typ, field+".Rotation", l.Rotation, 1e-3); err != nil {
+		if _, err := check.UnitQuat(typ, name("Rotation"), l.Rotation, 1e-3); err != nil {
 			return err
 		}
 	}
@@ -75,7 +88,7 @@ func prepareLimit(l *Limit, axis mgl32.Vec3) limit {
 	if l.Rotation != (mgl32.Quat{}) {
 		rot, _ = mathx.NormalizeQuat(l.Rotation)
 	}
-	f := mathx.Mul(mathx.FromToRotation(mgl32.Vec3{0, 1, 0}, axis), rot)
+	f := mathx.Mul(limitAxisRotation(axis), rot)
 	p.frame = ldq(&f)
 	a := l.Angle
 	if l.Kind == SphericalLimit {
@@ -85,6 +98,18 @@ func prepareLimit(l *Limit, axis mgl32.Vec3) limit {
 	a = min(a, math.Pi)
 	p.ca, p.sa = float32(math.Cos(float64(a))), float32(math.Sin(float64(a)))
 	return p
+}
+
+// limitAxisRotation is the turn that takes +Y onto the unit bone axis,
+// as VRMC_springBone_limit defines it: the shortest arc, except that an
+// axis of exactly -Y (1 + axis.y < 1e-8), where no arc is the shortest,
+// takes the half turn about +X (the draft requires it; a half turn about
+// another axis would turn a limit's Rotation elsewhere).
+func limitAxisRotation(axis mgl32.Vec3) mgl32.Quat {
+	if 1+float64(axis[1]) < 1e-8 {
+		return mgl32.Quat{W: 0, V: mgl32.Vec3{1, 0, 0}}
+	}
+	return mathx.FromToRotation(mgl32.Vec3{0, 1, 0}, axis)
 }
 
 // apply returns d (the vector from a joint to its tail, in the joint's rest

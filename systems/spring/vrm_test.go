@@ -426,6 +426,36 @@ func TestVRMLimits(t *testing.T) {
 	}
 }
 
+// A limit on a bone pointing exactly -Y (a hair bone with the identity
+// rotation and its child straight below, the common case) turns its frame
+// as VRMC_springBone_limit requires: +Y onto -Y by the half turn about +X,
+// then by the limit's rotation. Hand-worked: a cone of 0.2 rad turned
+// 0.6 rad about X has its axis at Rx(π)·Rx(0.6)·(0, 1, 0) =
+// (0, -cos 0.6, -sin 0.6), back and down; gravity straight down (0.6 rad
+// from that axis) holds the tail on the cone's edge nearest -Y, at
+// (0, -cos 0.4, -sin 0.4). A half turn about Z instead (the shortest-arc
+// construction's choice) would tilt the cone forward, to +Z.
+func TestVRMLimitFrameOnADownwardBone(t *testing.T) {
+	cone := Limit{Kind: ConeLimit, Angle: 0.2, Rotation: mgl32.QuatRotate(0.6, mgl32.Vec3{1, 0, 0})}
+	c := straightVRM(t, 1, 0.1, mgl32.Vec3{0, -1, 0}, VRMJointDesc{
+		GravityPower: 2, GravityDir: mgl32.Vec3{0, -1, 0}, DragForce: 0.4, Limit: cone})
+	s := c.NewState()
+	ResetVRM(&s, c, mgl32.Vec3{}, mgl32.QuatIdent(), one, mgl32.Vec3{}, mgl32.QuatIdent())
+	axis := mgl32.Vec3{0, float32(-math.Cos(0.6)), float32(-math.Sin(0.6))}
+	rot := make([]mgl32.Quat, 1)
+	for f := range 300 {
+		StepVRM(rot, &s, c, mgl32.Vec3{}, mgl32.QuatIdent(), one, mgl32.Vec3{}, mgl32.QuatIdent(), nil, 1.0/60)
+		u := s.CurTail[0].Normalize()
+		if a := math.Acos(float64(mathx.Clamp(u.Dot(axis), -1, 1))); a > 0.2+1e-4 {
+			t.Fatalf("frame %d: tail %v is %.4g rad from the cone's axis %v (angle 0.2)", f, u, a, axis)
+		}
+	}
+	want := mgl32.Vec3{0, float32(-math.Cos(0.4)), float32(-math.Sin(0.4))}
+	if u := s.CurTail[0].Normalize(); dist(u, want) > 1e-3 {
+		t.Errorf("tail settles at %v, want %v", u, want)
+	}
+}
+
 func TestVRMFixedStepAtReferenceRateMatchesDefault(t *testing.T) {
 	run := func(fixed float32) []mgl32.Vec3 {
 		d := VRMChainDesc{FixedStep: fixed, HasTail: true, Tail: mgl32.Vec3{0, 0.1, 0}}
