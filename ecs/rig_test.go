@@ -474,8 +474,9 @@ func TestRigLimitFromAFileHandWorked(t *testing.T) {
 // 0.5; a plane through local (0, 0, -1.1) with normal (0, 0, -1) lies at
 // x = 0.75 - 0.5·1.1 = 0.2 in the character's space, facing -X. The
 // pendulum, swung by the walking root, would pass it; its tails (hit
-// radius 0.25·0.25) stay at x <= 0.1375, less what the reference's length
-// restore gives back.
+// radius 0.25 m: the pendulum's 0.25 node scale is its authoring frame, as
+// three-vrm reads it) stay at x <= 0.2 - 0.25 = -0.05, less what the
+// reference's length restore gives back.
 func TestRigPlaneColliderInNodeSpace(t *testing.T) {
 	plane := collide.NewPlane(mgl32.Vec3{0, 0, -1.1}, mgl32.Vec3{0, 0, -1})
 	run := func(withPlane bool) (reach float64) {
@@ -505,7 +506,7 @@ func TestRigPlaneColliderInNodeSpace(t *testing.T) {
 	if free < 0.3 {
 		t.Fatalf("without the plane the tails reach only x = %.3g: the test shows nothing", free)
 	}
-	if math.Abs(held-0.1375) > 0.005 {
-		t.Errorf("with the plane the tails reach x = %.3g, want 0.1375 (the plane at x = 0.2 less the hit radius)", held)
+	if math.Abs(held-(-0.05)) > 0.005 {
+		t.Errorf("with the plane the tails reach x = %.3g, want -0.05 (the plane at x = 0.2 less the hit radius)", held)
 	}
 }
