@@ -20,7 +20,7 @@ const breathLimit = 2 * breath.MaxAngle * breath.MaxRate
 func AppendBreath(b []byte, c *components.Breath) []byte {
 	st := &c.State
 	b = snapbin.U8(b, uint8(st.Phase))
-	b = snapbin.F32(b, st.Time)
+	b = snapbin.F64(b, st.Time)
 	// The phase's curve and duration were read from the settings when it
 	// began: an edit since then applies from the next phase on.
 	b = snapbin.U8(b, uint8(st.Easing))
@@ -35,7 +35,7 @@ func AppendBreath(b []byte, c *components.Breath) []byte {
 func ReadBreath(r *snapbin.Reader, c *components.Breath, apply bool) {
 	var st breath.State
 	st.Phase = breath.Phase(r.Enum("breath.Phase", uint8(breath.Rest)+1))
-	st.Time = r.Range("breath.Time", 0, math.MaxFloat32)
+	st.Time = r.RangeF64("breath.Time", 0, math.MaxFloat32)
 	st.Easing = breath.Easing(r.Enum("breath.Easing", uint8(breath.OutExpo)+1))
 	st.Duration = r.Range("breath.Duration", 0, math.MaxFloat32)
 	for _, a := range [...]*[breath.MaxSegments]float32{&st.Angle, &st.Prev, &st.Start, &st.Change} {

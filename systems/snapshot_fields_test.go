@@ -32,7 +32,7 @@ func TestSnapshotCoversEveryField(t *testing.T) {
 		{components.Animation{}, []string{"Space", "Player"}},
 		{anim.Player{}, []string{"Param", "Target", "Smoothing", "Phase", "Speed", "Direct", "Scratch"}},
 		{components.Breath{}, []string{"State", "Plan", "DirtyHi"}},
-		{breath.State{}, []string{"Phase", "Easing", "Time", "Duration", "Angle", "Prev", "Start", "Change"}},
+		{breath.State{}, []string{"Phase", "Easing", "Duration", "Time", "Angle", "Prev", "Start", "Change"}},
 		{components.LookAt{}, []string{"Head", "HeadState", "HeadBone", "Eyes", "EyeStates", "EyeBones", "EyesConverge",
 			"Spine", "SpineShares", "NumSpine", "Target", "Weight"}},
 		{lookat.HeadState{}, []string{"Rotation", "Weight"}},
