@@ -36,7 +36,7 @@ func TestSnapshotCoversEveryField(t *testing.T) {
 		{components.LookAt{}, []string{"Head", "HeadState", "HeadBone", "Eyes", "EyeStates", "EyeBones", "EyesConverge",
 			"Spine", "SpineShares", "NumSpine", "Target", "Weight"}},
 		{lookat.HeadState{}, []string{"Rotation", "Weight"}},
-		{lookat.EyeState{}, []string{"Yaw"}},
+		{lookat.EyeState{}, []string{"Yaw", "Pitch"}},
 		{components.Target{}, []string{"Point", "Entity", "Bone", "Lost"}},
 		{components.IK{}, []string{"Limbs", "NumLimbs"}},
 		{components.IKLimb{}, []string{"Upper", "Middle", "End", "Settings", "Target", "TargetRot", "UseTargetRot",
