@@ -151,37 +151,39 @@ func Step(st *State, s *Settings, dt float32) {
 	} else if dt > maxStep {
 		dt = maxStep
 	}
-	st.Prev = st.Angle
 	st.Time += float64(dt)
 	d := float64(st.Duration)
-	done := st.Time >= d-d*phaseSlack
-	if st.Phase == Rest {
-		for i := range st.Angle {
-			st.Angle[i] = st.Start[i] + st.Change[i]
+	end := d - d*phaseSlack
+	// Copied after the clock, whose conversions would otherwise reuse the
+	// copy's register and wait for its load (slow right after the last
+	// Step's stores, as in a tight loop over one state).
+	st.Prev = st.Angle
+	if st.Time < end {
+		p := float32(1) // Rest holds the exhale's end
+		if st.Phase != Rest {
+			p = progress(st.Easing, float32(st.Time), st.Duration)
 		}
-		if done {
-			begin(st, s, Inhale)
-			setEase(st, s, Inhale)
-			st.Time = carry(st.Time-d, d, st.Duration)
+		for i := range st.Angle {
+			st.Angle[i] = st.Start[i] + st.Change[i]*p
 		}
 		return
 	}
-	p := float32(1) // a phase ends on its target
-	if !done {
-		p = progress(st.Easing, float32(st.Time), st.Duration)
-	}
+	// The phase is over and ends on its target.
 	for i := range st.Angle {
-		st.Angle[i] = st.Start[i] + st.Change[i]*p
+		st.Angle[i] = st.Start[i] + st.Change[i]
 	}
-	if done {
-		if st.Phase == Inhale {
-			begin(st, s, Exhale)
-			setEase(st, s, Exhale)
-		} else {
-			begin(st, s, Rest) // Start and Change keep the finished exhale
-		}
-		st.Time = carry(st.Time-d, d, st.Duration)
+	c := st.Time - d
+	switch st.Phase {
+	case Rest:
+		begin(st, s, Inhale)
+		setEase(st, s, Inhale)
+	case Inhale:
+		begin(st, s, Exhale)
+		setEase(st, s, Exhale)
+	default:
+		begin(st, s, Rest) // Start and Change keep the finished exhale
 	}
+	st.Time = carry(c, d, st.Duration)
 }
 
 // carry returns the time c past the end of a phase of duration d that the
