@@ -84,6 +84,7 @@ type Eye struct {
 	lo, hi     float32 // yaw limits in radians
 	down, up   float32 // pitch limits in radians
 	prepared   bool    // set by NewEye: the axes above are valid
+	pitched    bool    // the pitch limits are not both 0
 }
 
 // NewEye validates s and prepares it for the per-frame kernel.
@@ -92,7 +93,8 @@ func NewEye(s EyeSettings) (Eye, error) {
 		return Eye{}, err
 	}
 	e := Eye{settings: s, prepared: true, lo: s.MinYawDegrees * degToRad, hi: s.MaxYawDegrees * degToRad,
-		down: s.MinPitchDegrees * degToRad, up: s.MaxPitchDegrees * degToRad}
+		down: s.MinPitchDegrees * degToRad, up: s.MaxPitchDegrees * degToRad,
+		pitched: s.MinPitchDegrees != 0 || s.MaxPitchDegrees != 0}
 	f, u, side := boneAxes(s.Forward, s.Up)
 	e.f, e.u, e.side = asVec(&f), asVec(&u), asVec(&side)
 	return e, nil
@@ -178,19 +180,21 @@ func (e *Eye) targetAngles(in *EyeInput, rest quat) (yaw, pitch float32) {
 	x := d0*f.x + d1*f.y + d2*f.z
 	y := d0*side.x + d1*side.y + d2*side.z
 	h := x*x + y*y
+	// The pitch's inputs first: little is live across the calls below.
+	z := d0*u.x + d1*u.y + d2*u.z
+	// hz is the pitch's h, scaled down for a target beyond 1e19 (where h
+	// overflows).
+	hz := h
+	if h+z*z > math.MaxFloat32 {
+		k := 1 / max(x, -x, y, -y, z, -z)
+		hz, z = (x*k)*(x*k)+(y*k)*(y*k), z*k
+	}
 	if h > mathx.Epsilon {
 		yaw = atan2_32(y, x)
 	}
 	// The pitch is skipped when its limits pin it to 0 (yaw only).
-	if e.down != 0 || e.up != 0 {
-		if z := d0*u.x + d1*u.y + d2*u.z; h+z*z > mathx.Epsilon {
-			if h+z*z > math.MaxFloat32 { // a target beyond 1e19: h overflowed
-				k := 1 / max(x, -x, y, -y, z, -z)
-				x, y, z = x*k, y*k, z*k
-				h = x*x + y*y
-			}
-			pitch = atan2_32(z, sqrt32(h)) // h >= 0: within ±pi/2
-		}
+	if e.pitched && hz+z*z > mathx.Epsilon {
+		pitch = atan2_32(z, sqrt32(hz)) // hz >= 0: within ±pi/2
 	}
 	return mathx.Clamp(yaw, e.lo, e.hi), mathx.Clamp(pitch, e.down, e.up)
 }
@@ -210,12 +214,15 @@ func (e *Eye) Step(dst *mgl32.Quat, st *EyeState, in *EyeInput, dt float32) {
 	// settings change); inside them the damped angles are already in range.
 	st.Yaw = mathx.Clamp(damp(finiteOr0(st.Yaw), yaw, a), e.lo, e.hi)
 	st.Pitch = mathx.Clamp(damp(finiteOr0(st.Pitch), pitch, a), e.down, e.up)
-	f, u, side := e.axes()
 	w := mathx.Clamp01(in.Weight) / 2
 	// The yaw is within ±pi and the pitch within ±pi/2, so their halves
 	// within ±pi/2.
 	sy, cy := sincosHalfTurn(st.Yaw * w)
-	sp, cp := sincosHalfTurn(st.Pitch * w)
+	sp, cp := float32(0), float32(1) // level: no second call
+	if st.Pitch != 0 {
+		sp, cp = sincosHalfTurn(st.Pitch * w)
+	}
+	f, u, side := e.axes() // after the calls, so as not to spill them
 	// (cy, u sy)(cp, -side sp): u × -side = f, and u·side = 0.
 	tw := cy * cp
 	ss, ff := cy*sp, sy*sp
