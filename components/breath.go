@@ -10,7 +10,7 @@ import "github.com/sway-anim/sway/systems/breath"
 // (systems.NewBreathComponent): bones are indices into the character's
 // skeleton, axes are chosen from the rest pose, and Plan is the settings
 // resolved against the skeleton. Breath holds what every frame reads and
-// writes, 140 bytes; the settings, read only when a phase begins,
+// writes, 144 bytes; the settings, read only when a phase begins,
 // are the character's BreathSettings component, so that a frame does not
 // pull them through the cache. Change the bones, axes or mode only through
 // a new component; angles, durations and rates may be edited in place (in

@@ -45,7 +45,7 @@ func ExampleWorld_AddBreath() {
 		}
 	}
 	// Output:
-	// frame  73: Exhale  chest forward +10.46 mm
-	// frame 218: Rest    chest forward -10.46 mm
-	// frame 230: Inhale  chest forward -10.46 mm
+	// frame  72: Exhale  chest forward +10.46 mm
+	// frame 216: Rest    chest forward -10.46 mm
+	// frame 228: Inhale  chest forward -10.46 mm
 }

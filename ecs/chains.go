@@ -48,12 +48,16 @@ type ColliderSpec struct {
 
 // ChainSpec describes one dynamic chain of a character by bone names.
 type ChainSpec struct {
-	Root       string     // the bone the chain hangs from; it follows the animation
-	Exclusions []string   // bones whose subtrees are left out
-	EndLength  float32    // a virtual end particle this far past each tip, relative to the tip bone's length
-	EndOffset  mgl32.Vec3 // or: a virtual end particle at this offset in the tip bone's space
-	Colliders  []int      // indices into the colliders given to AddChains
-	Settings   ChainSettings
+	Root       string   // the bone the chain hangs from; it follows the animation
+	Exclusions []string // bones whose subtrees are left out
+	EndLength  float32  // a virtual end particle this far past each tip, relative to the tip bone's length
+	// EndOffset (when EndLength is 0) puts a virtual end particle at this
+	// offset from each tip in the character's space, as DynamicBone does:
+	// in the rest pose it does not turn with the tip bone's rotation;
+	// afterwards the particle moves with the bone.
+	EndOffset mgl32.Vec3
+	Colliders []int // indices into the colliders given to AddChains
+	Settings  ChainSettings
 }
 
 // AddChains gives a character dynamic chains and the colliders they may

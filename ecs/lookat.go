@@ -23,8 +23,9 @@ type HeadSettings = lookat.HeadSettings
 
 // EyeSettings configures one eye: its look and turn axes in the eye
 // bone's local space, its yaw limits in degrees (positive turns toward
-// up × forward, the character's left with +Y up and +Z forward) and its
-// damping rate.
+// up × forward, the character's left with +Y up and +Z forward), its pitch
+// limits in degrees (positive looks up; MinPitchDegrees is the down limit)
+// and its damping rate.
 type EyeSettings = lookat.EyeSettings
 
 // LookAtEye is one eye of a look-at.
@@ -70,8 +71,8 @@ var lookAtNames = struct {
 
 // LookAtFor returns a look-at for a humanoid skeleton, its head and eyes
 // found by name, with the kernel's defaults: +Z forward and +Y up for the
-// head and the eyes, a 60 degree head limit, eyes within ±30 degrees, and no
-// spine share. A missing eye is left "".
+// head and the eyes, a 60 degree head limit, eyes within ±30 degrees of
+// yaw and from 25 degrees down to 20 up, and no spine share. A missing eye is left "".
 func LookAtFor(skel *Skeleton) LookAtSettings {
 	s := LookAtSettings{Head: lookat.DefaultHeadSettings()}
 	for i := range s.Eyes {

@@ -88,7 +88,7 @@ func TestLookAtReachesStillTarget(t *testing.T) {
 
 // TestLookAtLimits moves a target all around a character: the head never
 // turns further than its limit from the rest forward, and the eyes, whose
-// limits differ, stay within theirs, targets behind included.
+// yaw and pitch limits differ, stay within theirs, targets behind included.
 func TestLookAtLimits(t *testing.T) {
 	w, skel := lookAtWorld(t, 1)
 	defer w.Close()
@@ -98,13 +98,15 @@ func TestLookAtLimits(t *testing.T) {
 	s.Head.Speed = 30
 	s.Eyes[0].Settings.MinYawDegrees, s.Eyes[0].Settings.MaxYawDegrees = -20, 35
 	s.Eyes[1].Settings.MinYawDegrees, s.Eyes[1].Settings.MaxYawDegrees = -35, 20
+	s.Eyes[0].Settings.MinPitchDegrees, s.Eyes[0].Settings.MaxPitchDegrees = -15, 10
+	s.Eyes[1].Settings.MinPitchDegrees, s.Eyes[1].Settings.MaxPitchDegrees = -5, 25
 	if err := w.AddLookAt(e, s); err != nil {
 		t.Fatal(err)
 	}
 	head := skel.Index("head")
 	eyes := [2]int{skel.Index("eye.L"), skel.Index("eye.R")}
 	h0, _ := w.BoneWorld(e, head)
-	maxHead, maxEye := 0.0, [2][2]float64{}
+	maxHead, maxEye, maxPitch := 0.0, [2][2]float64{}, [2][2]float64{}
 	for f := 0; f < 1200; f++ {
 		// Round and round, mostly behind, up and down, near and far.
 		a := float64(f) * 0.021
@@ -124,15 +126,21 @@ func TestLookAtLimits(t *testing.T) {
 		maxHead = max(maxHead, turn)
 		pose, _ := w.Pose(e)
 		for k, b := range eyes {
-			// The eye's turn from its rest local rotation, about its up axis.
+			// The eye's turn from its rest local rotation: yaw about its up
+			// axis, pitch above the plane perpendicular to it.
 			d := mathx.Mul(mathx.Conjugate(skel.RestRot()[b]), pose.LocalRot[b])
 			fwd := mathx.Rotate(d, lookZ)
 			yaw := math.Atan2(float64(fwd[0]), float64(fwd[2])) * 180 / math.Pi
+			pitch := math.Asin(math.Max(-1, math.Min(1, float64(fwd[1])))) * 180 / math.Pi
 			lim := s.Eyes[k].Settings
-			if yaw < float64(lim.MinYawDegrees)-1e-3 || yaw > float64(lim.MaxYawDegrees)+1e-3 || math.Abs(float64(fwd[1])) > 1e-5 {
-				t.Fatalf("frame %d: eye %d yaw %.3f° (pitch %.3g) outside [%v, %v]", f, k, yaw, fwd[1], lim.MinYawDegrees, lim.MaxYawDegrees)
+			if yaw < float64(lim.MinYawDegrees)-1e-3 || yaw > float64(lim.MaxYawDegrees)+1e-3 {
+				t.Fatalf("frame %d: eye %d yaw %.3f° outside [%v, %v]", f, k, yaw, lim.MinYawDegrees, lim.MaxYawDegrees)
+			}
+			if pitch < float64(lim.MinPitchDegrees)-1e-3 || pitch > float64(lim.MaxPitchDegrees)+1e-3 {
+				t.Fatalf("frame %d: eye %d pitch %.3f° outside [%v, %v]", f, k, pitch, lim.MinPitchDegrees, lim.MaxPitchDegrees)
 			}
 			maxEye[k][0], maxEye[k][1] = min(maxEye[k][0], yaw), max(maxEye[k][1], yaw)
+			maxPitch[k][0], maxPitch[k][1] = min(maxPitch[k][0], pitch), max(maxPitch[k][1], pitch)
 		}
 	}
 	if maxHead < 50*math.Pi/180-1e-3 {
@@ -142,6 +150,9 @@ func TestLookAtLimits(t *testing.T) {
 		lim := s.Eyes[k].Settings
 		if maxEye[k][0] > float64(lim.MinYawDegrees)+0.5 || maxEye[k][1] < float64(lim.MaxYawDegrees)-0.5 {
 			t.Errorf("eye %d yaw only spanned %v: the test is vacuous", k, maxEye[k])
+		}
+		if maxPitch[k][0] > float64(lim.MinPitchDegrees)+0.5 || maxPitch[k][1] < float64(lim.MaxPitchDegrees)-0.5 {
+			t.Errorf("eye %d pitch only spanned %v: the test is vacuous", k, maxPitch[k])
 		}
 	}
 }

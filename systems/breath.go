@@ -58,7 +58,7 @@ func NewBreathComponent(skel *rig.Skeleton, s breath.Settings, offset float32) (
 // resumes where it stopped.
 //
 // Per character a frame touches the Pose and Root components, the Breath
-// component (140 bytes; BreathSettings only when a phase begins)
+// component (144 bytes; BreathSettings only when a phase begins)
 // and the cache lines of the bones the breath reads and writes.
 type BreathSystem struct {
 	noCrossReads

@@ -20,7 +20,7 @@ const breathLimit = 2 * breath.MaxAngle * breath.MaxRate
 func AppendBreath(b []byte, c *components.Breath) []byte {
 	st := &c.State
 	b = snapbin.U8(b, uint8(st.Phase))
-	b = snapbin.F32(b, st.Time)
+	b = snapbin.F64(b, st.Time)
 	// The phase's curve and duration were read from the settings when it
 	// began: an edit since then applies from the next phase on.
 	b = snapbin.U8(b, uint8(st.Easing))
@@ -35,7 +35,7 @@ func AppendBreath(b []byte, c *components.Breath) []byte {
 func ReadBreath(r *snapbin.Reader, c *components.Breath, apply bool) {
 	var st breath.State
 	st.Phase = breath.Phase(r.Enum("breath.Phase", uint8(breath.Rest)+1))
-	st.Time = r.Range("breath.Time", 0, math.MaxFloat32)
+	st.Time = r.RangeF64("breath.Time", 0, math.MaxFloat32)
 	st.Easing = breath.Easing(r.Enum("breath.Easing", uint8(breath.OutExpo)+1))
 	st.Duration = r.Range("breath.Duration", 0, math.MaxFloat32)
 	for _, a := range [...]*[breath.MaxSegments]float32{&st.Angle, &st.Prev, &st.Start, &st.Change} {
@@ -49,7 +49,7 @@ func ReadBreath(r *snapbin.Reader, c *components.Breath, apply bool) {
 }
 
 // AppendLookAt appends a character's look-at state: the damped head
-// rotation and weight, the eyes' yaws, the target point (a bone target's
+// rotation and weight, the eyes' yaws and pitches, the target point (a bone target's
 // last resolved position) and lost flag, and the requested weight. The
 // target's entity and bone are not saved: entities are the world's own
 // (a snapshot restores into a world built the same way), and a bone
@@ -59,28 +59,31 @@ func AppendLookAt(b []byte, c *components.LookAt) []byte {
 	b = snapbin.F32(b, c.HeadState.Weight)
 	for k := range c.EyeStates {
 		b = snapbin.F32(b, c.EyeStates[k].Yaw)
+		b = snapbin.F32(b, c.EyeStates[k].Pitch)
 	}
 	b = appendTarget(b, &c.Target)
 	return snapbin.F32(b, c.Weight)
 }
 
-// eyeYawLimit bounds an eye's yaw in radians (limits are within ±180°).
-const eyeYawLimit = 3.2
+// eyeYawLimit and eyePitchLimit bound an eye's yaw and pitch in radians
+// (limits are within ±180° and ±90°).
+const eyeYawLimit, eyePitchLimit = 3.2, 1.6
 
 // ReadLookAt reads what AppendLookAt wrote.
 func ReadLookAt(r *snapbin.Reader, c *components.LookAt, apply bool) {
 	rot := r.FiniteQuat("lookat.HeadState.Rotation")
 	weight := r.Range("lookat.HeadState.Weight", 0, 1)
-	var yaw [len(c.EyeStates)]float32
+	var yaw, pitch [len(c.EyeStates)]float32
 	for k := range yaw {
 		yaw[k] = r.Range("lookat.EyeStates.Yaw", -eyeYawLimit, eyeYawLimit)
+		pitch[k] = r.Range("lookat.EyeStates.Pitch", -eyePitchLimit, eyePitchLimit)
 	}
 	point, lost := readTarget(r, "lookat.Target")
 	want := r.Range("lookat.Weight", 0, 1)
 	if apply && !r.Failed() {
 		c.HeadState.Rotation, c.HeadState.Weight = rot, weight
 		for k := range yaw {
-			c.EyeStates[k].Yaw = yaw[k]
+			c.EyeStates[k].Yaw, c.EyeStates[k].Pitch = yaw[k], pitch[k]
 		}
 		c.Target.Point, c.Target.Lost = point, lost
 		c.Weight = want

@@ -41,8 +41,11 @@
 // default). Exhale eases to Sign*Exhale*EffectRate over
 // ExhaleDuration*DurationRate with InOutQuad. Rest holds the exhale angles
 // for RestDuration*DurationRate. A phase ends on the first Step at which
-// its time has run out, and the next one starts on that Step, so phases
-// are quantised to frames exactly as in the source.
+// its time has run out, and the next one starts on that Step. Unlike the
+// source, the time past the end carries into the next phase, so the cycle
+// keeps time: at 60 fps the default phases take exactly 72, 144 and 12
+// frames, and at any rate cycle k ends on the first frame at or after k
+// cycle lengths (to within 2^-20 of them; see Step).
 //
 // # Modes
 //

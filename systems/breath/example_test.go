@@ -36,8 +36,8 @@ func Example() {
 	breath.Apply(local, world, parents, &st, &s)
 	fmt.Printf("spine %+.3f°, local rotation W %.5f X %+.5f\n", st.Angle[breath.Spine], local[1].W, local[1].V[0])
 	// Output:
-	// frame 121: Exhale spine +2.00°
-	// frame 362: Rest   spine -2.00°
-	// frame 382: Inhale spine -2.00°
-	// spine -1.066°, local rotation W 0.99996 X -0.00930
+	// frame 120: Exhale spine +2.00°
+	// frame 360: Rest   spine -2.00°
+	// frame 380: Inhale spine -2.00°
+	// spine -0.965°, local rotation W 0.99996 X -0.00842
 }

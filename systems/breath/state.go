@@ -33,12 +33,14 @@ type State struct {
 	// Easing is the current phase's curve: Settings.InhaleEasing while
 	// inhaling, InOutQuad while exhaling (unused at rest).
 	Easing Easing
-	// Time is the simulation time in seconds since the current phase began.
-	Time float32
 	// Duration is the current phase's duration in seconds, DurationRate
 	// applied, read from the settings when the phase began: Step reads the
 	// settings only then.
 	Duration float32
+	// Time is the simulation time in seconds since the current phase began,
+	// at least 0. It is a float64 so that a sum of float32 frame times is
+	// exact (see Step).
+	Time float64
 	// Angle is each segment's eased angle in degrees this frame, sign
 	// included (the source's lastEaseValue).
 	Angle [MaxSegments]float32
@@ -54,6 +56,12 @@ type State struct {
 
 // maxStep bounds one step so that Time stays finite for any dt.
 const maxStep = 1e6
+
+// phaseSlack is the part of a phase's duration within which the phase
+// counts as over. It absorbs the rounding of float32 frame times and
+// durations (a few 1e-8 of the duration), so that 72 frames of 1/60 s end
+// a 1.2 s phase, as the chain clock's stepSlack does for its steps.
+const phaseSlack = 1.0 / (1 << 20)
 
 // Init starts st at the beginning of an inhale from the unbent pose, as the
 // source's OnEnable does, then moves it offset seconds (of simulation time,
@@ -81,21 +89,21 @@ func Init(st *State, s *Settings, offset float32) {
 	}
 	switch {
 	case o < in:
-		st.Time = o
+		st.Time = float64(o)
 		for i := range st.Start {
 			st.Start[i] = target(s, i, Exhale)
 			st.Change[i] = target(s, i, Inhale) - st.Start[i]
 		}
 	case o < in+ex:
 		begin(st, s, Exhale)
-		st.Time = o - in
+		st.Time = float64(o - in)
 		for i := range st.Start {
 			st.Start[i] = target(s, i, Inhale)
 			st.Change[i] = target(s, i, Exhale) - st.Start[i]
 		}
 	default:
 		begin(st, s, Rest)
-		st.Time = o - in - ex
+		st.Time = float64(o - in - ex)
 		for i := range st.Start {
 			st.Start[i] = target(s, i, Inhale)
 			st.Change[i] = target(s, i, Exhale) - st.Start[i]
@@ -121,12 +129,19 @@ func begin(st *State, s *Settings, p Phase) {
 // Step advances st by dt seconds of simulation time and sets Angle to this
 // frame's eased angles, as one LateUpdate of the source: the angles are
 // eased first, then, if the phase is over, the next phase begins on this
-// frame and its ease starts from the angles just reached (time beyond the
-// phase's end is dropped, and at most one phase ends per Step). A
-// phase is over when every segment's ease has finished; all segments share
-// the phase duration, and a zero duration counts as finished, so a phase
-// lasts at least one Step. Rest holds the exhale angles and ends once
-// RestDuration*DurationRate has passed. A negative or NaN dt counts as zero.
+// frame and its ease starts from the angles just reached. At most one
+// phase ends per Step. A phase is over when its time has run out, to
+// within phaseSlack of its duration; a zero duration counts as finished,
+// so a phase lasts at least one Step. Rest holds the exhale angles.
+//
+// Unlike the source, which drops the time past a phase's end, Step carries
+// it into the next phase, so that the cycle keeps time: phases end on the
+// first frame at or after their exact end and do not drift. A carry of at
+// most phaseSlack of the duration is dropped (so frame times that add up
+// to a duration begin the next phase at exactly 0), and so is a carry that
+// would end the next phase too (a hitch longer than the phase; a
+// zero-length phase passes its carry on). A negative or NaN dt counts as
+// zero.
 //
 // s is read only when a phase begins (for its targets, curve and
 // duration): edits to the settings take effect at the next phase.
@@ -136,32 +151,48 @@ func Step(st *State, s *Settings, dt float32) {
 	} else if dt > maxStep {
 		dt = maxStep
 	}
+	st.Time += float64(dt)
+	d := float64(st.Duration)
+	end := d - d*phaseSlack
+	// Copied after the clock, whose conversions would otherwise reuse the
+	// copy's register and wait for its load (slow right after the last
+	// Step's stores, as in a tight loop over one state).
 	st.Prev = st.Angle
-	st.Time += dt
-	if st.Phase == Rest {
-		for i := range st.Angle {
-			st.Angle[i] = st.Start[i] + st.Change[i]
+	if st.Time < end {
+		p := float32(1) // Rest holds the exhale's end
+		if st.Phase != Rest {
+			p = progress(st.Easing, float32(st.Time), st.Duration)
 		}
-		if st.Time >= st.Duration {
-			begin(st, s, Inhale)
-			setEase(st, s, Inhale)
-			st.Time = 0
+		for i := range st.Angle {
+			st.Angle[i] = st.Start[i] + st.Change[i]*p
 		}
 		return
 	}
-	p := progress(st.Easing, st.Time, st.Duration)
+	// The phase is over and ends on its target.
 	for i := range st.Angle {
-		st.Angle[i] = st.Start[i] + st.Change[i]*p
+		st.Angle[i] = st.Start[i] + st.Change[i]
 	}
-	if st.Time >= st.Duration {
-		if st.Phase == Inhale {
-			begin(st, s, Exhale)
-			setEase(st, s, Exhale)
-		} else {
-			begin(st, s, Rest) // Start and Change keep the finished exhale
-		}
-		st.Time = 0
+	c := st.Time - d
+	switch st.Phase {
+	case Rest:
+		begin(st, s, Inhale)
+		setEase(st, s, Inhale)
+	case Inhale:
+		begin(st, s, Exhale)
+		setEase(st, s, Exhale)
+	default:
+		begin(st, s, Rest) // Start and Change keep the finished exhale
 	}
+	st.Time = carry(c, d, st.Duration)
+}
+
+// carry returns the time c past the end of a phase of duration d that the
+// next phase, of duration next, begins with (see Step).
+func carry(c, d float64, next float32) float64 {
+	if c <= d*phaseSlack || (next > 0 && c >= float64(next)) {
+		return 0
+	}
+	return c
 }
 
 // setEase starts an ease from the current angles to the targets of phase p.

@@ -183,7 +183,7 @@ func TestInitOffset(t *testing.T) {
 		if st.Phase != c.phase {
 			t.Errorf("offset %v: phase %v, want %v", c.offset, st.Phase, c.phase)
 		}
-		near(t, "time in phase", st.Time, c.time, 1e-4)
+		near(t, "time in phase", float32(st.Time), c.time, 1e-4)
 		if st.Angle != ([MaxSegments]float32{}) || st.Prev != st.Angle {
 			t.Errorf("offset %v: Angle %v Prev %v, want zero (nothing applied yet)", c.offset, st.Angle, st.Prev)
 		}
@@ -272,7 +272,7 @@ func TestStepZeroDurations(t *testing.T) {
 func assertFinite(t *testing.T, st *State) {
 	t.Helper()
 	for i := range st.Angle {
-		for _, v := range []float32{st.Angle[i], st.Prev[i], st.Start[i], st.Change[i], st.Time} {
+		for _, v := range []float32{st.Angle[i], st.Prev[i], st.Start[i], st.Change[i], float32(st.Time)} {
 			if !mathx.IsFinite(v) {
 				t.Fatalf("non-finite state: %+v", st)
 			}

@@ -24,7 +24,8 @@ type Desc struct {
 	// A virtual end particle is added after every leaf (and in place of every
 	// excluded child) when EndLength > 0 or EndOffset != 0. EndLength
 	// extends the last bone by this fraction of its length; otherwise
-	// EndOffset is the end particle's offset in the character's space.
+	// EndOffset is the end particle's offset in the character's space in
+	// the rest pose (DynamicBone's: not the tip bone's space).
 	EndLength float32
 	EndOffset mgl32.Vec3
 	Colliders []int32 // indices into the character's collider shapes

@@ -71,16 +71,21 @@
 // children keeps its rotation and its children are moved instead (the
 // one-child rule).
 //
-// Departures from DynamicBone, each for robustness or speed: colliders are
-// applied once more after the length step so that no particle ends a step
-// inside one; a collider is tested only on particles that can touch it at
+// Departures from DynamicBone, each for robustness, speed or a set-up that
+// does not depend on the moment: colliders are applied once more after the
+// length step so that no particle ends a step inside one; a collider is tested only on particles that can touch it at
 // their bone length from their parent (DynamicBone would also push an
 // overstretched intermediate position out of it, which keep-length then
 // pulls out of its reach anyway); a particle on top of its parent goes back
 // to its animated offset instead of staying at zero length; the object
 // scale is the largest absolute component of the character's scale, the
 // rule the collider module uses (DynamicBone reads x only); bone directions
-// in Apply include the parent's scale (identical for uniform scale).
+// in Apply include the parent's scale (identical for uniform scale); the
+// rest direction of gravity is Gravity seen from the root bone's rest
+// rotation in the character's space (the skeleton's rest pose), where
+// DynamicBone takes the root's world rotation when the chain starts, so it
+// does not depend on the pose or heading the character has when its chains
+// are added (the two agree for a character upright in its rest pose then).
 //
 // Weight 0 turns the chain off: Prepare returns -1 and the pose keeps the
 // animation exactly; when weight comes back, or the character comes back

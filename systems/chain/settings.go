@@ -84,7 +84,9 @@ type Settings struct {
 	// Gravity and Force are in DynamicBone's units: the displacement they add
 	// per step at UpdateRate, times the object scale. The part of Gravity
 	// that already acts on the rest pose (its projection on the rest
-	// direction of gravity, seen from the root bone) is removed.
+	// direction of gravity: Gravity seen from the root bone's rest rotation
+	// in the character's space, turned with the root's animation; not, as
+	// in DynamicBone, from its world rotation at start) is removed.
 	Gravity, Force mgl32.Vec3
 
 	Weight float32 // blend: 0 = animated pose, 1 = full simulation

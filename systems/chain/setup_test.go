@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/internal/check"
+	"github.com/sway-anim/sway/internal/mathx"
 )
 
 func TestCurveEval(t *testing.T) {
@@ -139,6 +140,29 @@ func TestBuildEndOffsetInCharacterSpace(t *testing.T) {
 	// The end hangs 0.2 below bone 2 in the character's space; bone 2's
 	// space is turned 90° about Z, so locally it is (-0.2, 0, 0).
 	assertVec(t, "end offset", p.Local[3], mgl32.Vec3{-0.2, 0, 0}, 1e-6)
+}
+
+// TestEndOffsetDoesNotTurnWithTheTip: EndOffset is in the character's
+// space, as DynamicBone's: however the tip bone's rest is turned, the end
+// particle sits at the tip plus the offset, and it turns with the
+// character, not with the bone.
+func TestEndOffsetDoesNotTurnWithTheTip(t *testing.T) {
+	off := mgl32.Vec3{0.1, -0.2, 0.05}
+	for _, rot := range []mgl32.Quat{mgl32.QuatIdent(), rotZ(90), mathx.Mul(rotX(45), rotZ(30))} {
+		for _, obj := range []mgl32.Quat{mgl32.QuatIdent(), rotX(90)} {
+			r := line(2, 0.5)
+			r.skel.RestRot[2], r.animRot[2] = rot, rot // the tip's rest and pose
+			r.obj.ObjectPos, r.obj.ObjectRot = mgl32.Vec3{1, 2, 3}, obj
+			pool, c := r.build(t, Desc{EndOffset: off, Settings: DefaultSettings()})
+			at := r.animated(c.Particles(pool))
+			// rotX(90) takes (0.1, -0.2, 0.05) to (0.1, -0.05, -0.2).
+			want := off
+			if obj != mgl32.QuatIdent() {
+				want = mgl32.Vec3{0.1, -0.05, -0.2}
+			}
+			assertVec(t, "end particle from the tip", at[3].Sub(at[2]), want, 1e-6)
+		}
+	}
 }
 
 func TestRefreshCurvesAndClamps(t *testing.T) {

@@ -2,7 +2,7 @@
 // after the "Bonehead" procedural animation technique: a look rotation
 // clamped to a maximum turn angle from the rest forward, smoothed with
 // frame-rate independent damping, and eyes that turn about their own up
-// axis within per-eye yaw limits.
+// axis and then up or down, within per-eye yaw and pitch limits.
 //
 // The package is pure math: it reads world rotations and positions handed
 // in by the caller and returns local rotations to write back. Settings are
@@ -21,7 +21,9 @@
 //     clamped, unsmoothed look rotation.
 //   - EyeSettings (Validate), NewEye, Eye.Step with EyeInput and EyeState:
 //     eye tracking about the eye's local up axis, yaw limited to
-//     [MinYawDegrees, MaxYawDegrees].
+//     [MinYawDegrees, MaxYawDegrees], then up or down, pitch limited to
+//     [MinPitchDegrees, MaxPitchDegrees] (the source's eyes, tracked like
+//     the head, pitch too, with only their yaw limited).
 //   - SplitTurn, ApplyWorldTurn: spread a share of a turn over spine bones
 //     before the head.
 //

@@ -1,6 +1,8 @@
 package lookat
 
 import (
+	"math"
+
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/internal/check"
@@ -8,29 +10,41 @@ import (
 )
 
 // EyeSettings configures one eye. Each eye turns about its local up axis
-// only, as in the source.
+// (yaw), as in the source, and then up or down toward the target (pitch),
+// as the source's look rotation does, each within its own limits.
 type EyeSettings struct {
 	// Forward and Up are the eye bone's look and turn axes in its local
 	// space (the source: +Z and +Y).
 	Forward, Up mgl32.Vec3
 
 	// MinYawDegrees and MaxYawDegrees limit the signed yaw from the rest
-	// forward, in -180..180 (positive turns forward toward up × forward).
+	// forward, in degrees, each in -180..180, Min <= Max (positive turns
+	// forward toward up × forward). Defaults -30 and 30.
 	MinYawDegrees, MaxYawDegrees float32
 
-	// Speed is the damping rate in 1/s of the yaw; 0 holds the current yaw.
+	// MinPitchDegrees and MaxPitchDegrees limit the signed pitch, the
+	// angle of the look above the plane perpendicular to Up, in degrees,
+	// each in -90..90, Min <= Max: positive looks up, so MinPitchDegrees
+	// is the down limit and MaxPitchDegrees the up limit. Defaults -25
+	// and 20; both 0 keep the eye level (yaw only).
+	MinPitchDegrees, MaxPitchDegrees float32
+
+	// Speed is the damping rate in 1/s of the yaw and the pitch, 0 or more;
+	// 0 holds the current angles. Default 20.
 	Speed float32
 }
 
-// DefaultEyeSettings returns +Z forward, +Y up, ±30 degrees and a fast
-// speed.
+// DefaultEyeSettings returns +Z forward, +Y up, yaw within ±30 degrees,
+// pitch from 25 degrees down to 20 up, and a fast speed.
 func DefaultEyeSettings() EyeSettings {
 	return EyeSettings{
-		Forward:       mgl32.Vec3{0, 0, 1},
-		Up:            mgl32.Vec3{0, 1, 0},
-		MinYawDegrees: -30,
-		MaxYawDegrees: 30,
-		Speed:         20,
+		Forward:         mgl32.Vec3{0, 0, 1},
+		Up:              mgl32.Vec3{0, 1, 0},
+		MinYawDegrees:   -30,
+		MaxYawDegrees:   30,
+		MinPitchDegrees: -25,
+		MaxPitchDegrees: 20,
+		Speed:           20,
 	}
 }
 
@@ -49,17 +63,28 @@ func (s *EyeSettings) Validate() error {
 	if s.MinYawDegrees > s.MaxYawDegrees {
 		return check.Errorf(typ, "MinYawDegrees", s.MinYawDegrees, "must not exceed MaxYawDegrees (%g)", s.MaxYawDegrees)
 	}
+	if err := check.Range(typ, "MinPitchDegrees", s.MinPitchDegrees, -90, 90); err != nil {
+		return err
+	}
+	if err := check.Range(typ, "MaxPitchDegrees", s.MaxPitchDegrees, -90, 90); err != nil {
+		return err
+	}
+	if s.MinPitchDegrees > s.MaxPitchDegrees {
+		return check.Errorf(typ, "MinPitchDegrees", s.MinPitchDegrees, "must not exceed MaxPitchDegrees (%g)", s.MaxPitchDegrees)
+	}
 	return check.NonNegative(typ, "Speed", s.Speed)
 }
 
-// Eye is validated EyeSettings with the unit axes and the yaw limits in
+// Eye is validated EyeSettings with the unit axes and the limits in
 // radians worked out once. The zero value looks along +Z, turns about +Y,
 // has limits [0, 0] and never moves.
 type Eye struct {
 	settings   EyeSettings
 	f, u, side vec
 	lo, hi     float32 // yaw limits in radians
+	down, up   float32 // pitch limits in radians
 	prepared   bool    // set by NewEye: the axes above are valid
+	pitched    bool    // the pitch limits are not both 0
 }
 
 // NewEye validates s and prepares it for the per-frame kernel.
@@ -67,7 +92,9 @@ func NewEye(s EyeSettings) (Eye, error) {
 	if err := s.Validate(); err != nil {
 		return Eye{}, err
 	}
-	e := Eye{settings: s, prepared: true, lo: s.MinYawDegrees * degToRad, hi: s.MaxYawDegrees * degToRad}
+	e := Eye{settings: s, prepared: true, lo: s.MinYawDegrees * degToRad, hi: s.MaxYawDegrees * degToRad,
+		down: s.MinPitchDegrees * degToRad, up: s.MaxPitchDegrees * degToRad,
+		pitched: s.MinPitchDegrees != 0 || s.MaxPitchDegrees != 0}
 	f, u, side := boneAxes(s.Forward, s.Up)
 	e.f, e.u, e.side = asVec(&f), asVec(&u), asVec(&side)
 	return e, nil
@@ -97,15 +124,18 @@ type EyeInput struct {
 	// parallel, as the source does; the eye's own position (recomputed
 	// after the head step) makes them converge on near targets.
 	Origin, TargetPos mgl32.Vec3
-	// Weight scales the yaw (normally the head's smoothed HeadState.Weight);
-	// clamped to 0..1.
+	// Weight scales the yaw and pitch (normally the head's smoothed
+	// HeadState.Weight); clamped to 0..1.
 	Weight float32
 }
 
-// EyeState is the smoothed yaw carried from frame to frame.
+// EyeState is the smoothed yaw and pitch carried from frame to frame.
 type EyeState struct {
 	// Yaw is the smoothed, limited yaw in radians at full weight.
 	Yaw float32
+	// Pitch is the smoothed, limited pitch in radians at full weight,
+	// positive up.
+	Pitch float32
 }
 
 // TargetYaw returns the signed yaw in radians, in -pi..pi, from the rest
@@ -113,54 +143,99 @@ type EyeState struct {
 // the up axis, limited to the settings' range. A target straight above or
 // below (or at the origin) gives 0 before limiting.
 func (e *Eye) TargetYaw(in *EyeInput) float32 {
+	yaw, _ := e.targetAngles(in, unitRest(in))
+	return yaw
+}
+
+// TargetPitch returns the signed pitch in radians, in -pi/2..pi/2, of the
+// target's direction above the plane perpendicular to the up axis (positive
+// up), limited to the settings' range. A target at the origin gives 0
+// before limiting.
+func (e *Eye) TargetPitch(in *EyeInput) float32 {
+	_, pitch := e.targetAngles(in, unitRest(in))
+	return pitch
+}
+
+// unitRest returns the input's rest rotation made unit (the identity when
+// it cannot be).
+func unitRest(in *EyeInput) quat {
 	rest := asQuat(&in.RestLocalRot)
 	if !nearUnit(rest.dot(rest)) {
 		rest = unitSlow(rest, identQ)
 	}
-	return e.targetYaw(in, rest)
+	return rest
 }
 
-// targetYaw is TargetYaw with the rest rotation made unit already, in
-// float32 scalars.
-func (e *Eye) targetYaw(in *EyeInput, rest quat) float32 {
+// targetAngles is TargetYaw and TargetPitch with the rest rotation made
+// unit already, in float32 scalars.
+func (e *Eye) targetAngles(in *EyeInput, rest quat) (yaw, pitch float32) {
 	p := asQuat(&in.ParentWorldRot)
 	if !nearUnit(p.dot(p)) {
 		p = unitSlow(p, identQ)
 	}
-	f, _, side := e.axes()
+	f, u, side := e.axes()
 	// d = (p rest)⁻¹ (target - origin)
 	q := qmul(p.w, p.x, p.y, p.z, rest.w, rest.x, rest.y, rest.z)
 	d0, d1, d2 := rotate(q.w, -q.x, -q.y, -q.z, in.TargetPos[0]-in.Origin[0], in.TargetPos[1]-in.Origin[1], in.TargetPos[2]-in.Origin[2])
 	x := d0*f.x + d1*f.y + d2*f.z
 	y := d0*side.x + d1*side.y + d2*side.z
-	yaw := float32(0)
-	if x*x+y*y > mathx.Epsilon {
+	h := x*x + y*y
+	// The pitch's inputs first: little is live across the calls below.
+	z := d0*u.x + d1*u.y + d2*u.z
+	// hz is the pitch's h, scaled down for a target beyond 1e19 (where h
+	// overflows).
+	hz := h
+	if h+z*z > math.MaxFloat32 {
+		k := 1 / max(x, -x, y, -y, z, -z)
+		hz, z = (x*k)*(x*k)+(y*k)*(y*k), z*k
+	}
+	if h > mathx.Epsilon {
 		yaw = atan2_32(y, x)
 	}
-	return mathx.Clamp(yaw, e.lo, e.hi)
+	// The pitch is skipped when its limits pin it to 0 (yaw only).
+	if e.pitched && hz+z*z > mathx.Epsilon {
+		pitch = atan2_32(z, sqrt32(hz)) // hz >= 0: within ±pi/2
+	}
+	return mathx.Clamp(yaw, e.lo, e.hi), mathx.Clamp(pitch, e.down, e.up)
 }
 
-// Step advances one eye by dt seconds: the yaw moves toward the limited
-// target yaw by Damping(Speed, dt) and dst receives the rest rotation turned
-// about the up axis by the yaw times the weight. Damping a single angle
-// about a fixed axis composes exactly across frames, and a convex blend of
-// two yaws inside the limits stays inside them.
+// Step advances one eye by dt seconds: the yaw and the pitch each move
+// toward their limited target by Damping(Speed, dt), and dst receives the
+// rest rotation turned about the up axis by the yaw and then up by the
+// pitch, both times the weight: the forward ends at the yaw about up and
+// the pitch above the plane perpendicular to it. Damping a single angle
+// composes exactly across frames, and a convex blend of two angles inside
+// the limits stays inside them.
 func (e *Eye) Step(dst *mgl32.Quat, st *EyeState, in *EyeInput, dt float32) {
 	a := Damping(e.settings.Speed, dt) // first: nothing live across the call
-	rest := asQuat(&in.RestLocalRot)
-	if !nearUnit(rest.dot(rest)) {
-		rest = unitSlow(rest, identQ)
+	rest := unitRest(in)
+	yaw, pitch := e.targetAngles(in, rest)
+	// The clamps only bite when the state starts outside the limits (a
+	// settings change); inside them the damped angles are already in range.
+	st.Yaw = mathx.Clamp(damp(finiteOr0(st.Yaw), yaw, a), e.lo, e.hi)
+	st.Pitch = mathx.Clamp(damp(finiteOr0(st.Pitch), pitch, a), e.down, e.up)
+	w := mathx.Clamp01(in.Weight) / 2
+	// The yaw is within ±pi and the pitch within ±pi/2, so their halves
+	// within ±pi/2.
+	sy, cy := sincosHalfTurn(st.Yaw * w)
+	sp, cp := float32(0), float32(1) // level: no second call
+	if st.Pitch != 0 {
+		sp, cp = sincosHalfTurn(st.Pitch * w)
 	}
-	goal := e.targetYaw(in, rest)
-	y := st.Yaw
-	if !mathx.IsFinite(y) {
-		y = 0
+	f, u, side := e.axes() // after the calls, so as not to spill them
+	// (cy, u sy)(cp, -side sp): u × -side = f, and u·side = 0.
+	tw := cy * cp
+	ss, ff := cy*sp, sy*sp
+	tx := u.x*sy*cp - side.x*ss + f.x*ff
+	ty := u.y*sy*cp - side.y*ss + f.y*ff
+	tz := u.z*sy*cp - side.z*ss + f.z*ff
+	*dst = qmul(rest.w, rest.x, rest.y, rest.z, tw, tx, ty, tz).mgl()
+}
+
+// finiteOr0 returns v, or 0 when v is NaN or infinite.
+func finiteOr0(v float32) float32 {
+	if !mathx.IsFinite(v) {
+		return 0
 	}
-	// The clamp only bites when the state starts outside the limits (a
-	// settings change); inside them the damped yaw is already in range.
-	st.Yaw = mathx.Clamp(damp(y, goal, a), e.lo, e.hi)
-	_, u, _ := e.axes()
-	// The yaw is within ±pi, so its half within ±pi/2.
-	sn, cs := sincosHalfTurn(st.Yaw * mathx.Clamp01(in.Weight) / 2)
-	*dst = qmul(rest.w, rest.x, rest.y, rest.z, cs, u.x*sn, u.y*sn, u.z*sn).mgl()
+	return v
 }

@@ -159,6 +159,10 @@ func TestEyeSettingsValidate(t *testing.T) {
 		{"MinYawDegrees", func(s *EyeSettings) { s.MinYawDegrees = -181 }},
 		{"MaxYawDegrees", func(s *EyeSettings) { s.MaxYawDegrees = float32(math.NaN()) }},
 		{"MinYawDegrees", func(s *EyeSettings) { s.MinYawDegrees, s.MaxYawDegrees = 20, 10 }},
+		{"MinPitchDegrees", func(s *EyeSettings) { s.MinPitchDegrees = -91 }},
+		{"MaxPitchDegrees", func(s *EyeSettings) { s.MaxPitchDegrees = 90.5 }},
+		{"MaxPitchDegrees", func(s *EyeSettings) { s.MaxPitchDegrees = float32(math.NaN()) }},
+		{"MinPitchDegrees", func(s *EyeSettings) { s.MinPitchDegrees, s.MaxPitchDegrees = 5, -5 }},
 		{"Speed", func(s *EyeSettings) { s.Speed = -1 }},
 	}
 	for _, c := range cases {

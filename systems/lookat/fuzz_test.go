@@ -36,7 +36,9 @@ func FuzzHeadAndEye(f *testing.F) {
 		hx, hy, hz, tx, ty, tz,
 		qw, qx, qy, qz, weight, dt float32) {
 		hs := HeadSettings{Forward: mgl32.Vec3{fx, fy, fz}, Up: mgl32.Vec3{ux, uy, uz}, MaxTurnDegrees: maxTurn, Speed: speed, WeightSpeed: weightSpeed}
-		es := EyeSettings{Forward: hs.Forward, Up: hs.Up, MinYawDegrees: minYaw, MaxYawDegrees: maxYaw, Speed: eyeSpeed}
+		// The pitch limits are the yaw limits halved (-90..90 when valid).
+		es := EyeSettings{Forward: hs.Forward, Up: hs.Up, MinYawDegrees: minYaw, MaxYawDegrees: maxYaw,
+			MinPitchDegrees: minYaw / 2, MaxPitchDegrees: maxYaw / 2, Speed: eyeSpeed}
 		head, herr := NewHead(hs)
 		eye, eerr := NewEye(es)
 		if !bounded(hx, hy, hz, tx, ty, tz, qw, qx, qy, qz, weight) || !mathx.IsFinite(dt) {
@@ -60,8 +62,8 @@ func FuzzHeadAndEye(f *testing.F) {
 			var out mgl32.Quat
 			for i := 0; i < 3; i++ {
 				eye.Step(&out, &st, &in, dt)
-				if !unitFinite(out) || !mathx.IsFinite(st.Yaw) {
-					t.Fatalf("eye step %d: %v yaw %v for %+v %+v dt %v", i, out, st.Yaw, es, in, dt)
+				if !unitFinite(out) || !mathx.IsFinite(st.Yaw) || !mathx.IsFinite(st.Pitch) {
+					t.Fatalf("eye step %d: %v state %+v for %+v %+v dt %v", i, out, st, es, in, dt)
 				}
 			}
 		}
