@@ -491,6 +491,12 @@ const simpleSpecType = "SimpleSpringSpec"
 // antennae), driven by the animated pose: each tip is pulled towards
 // where the animation puts it. Validation, teleports and the one-set rule
 // are as for AddVRMSprings.
+//
+// The skeleton's rest pose is the springs' frame: a skeleton authored in
+// centimetres under a hips bone scaled by 0.01 moves exactly as the same
+// skeleton authored in metres. A scale applied since, to the root or by an
+// animation to a bone, scales the motion: a character scaled by s moves
+// as the s-times copy of the unscaled one.
 func (w *World) AddSimpleSprings(e ecs.Entity, specs []SimpleSpringSpec) error {
 	pose, err := w.pose(e)
 	if err != nil {
@@ -540,7 +546,8 @@ func (w *World) AddSimpleSprings(e ecs.Entity, specs []SimpleSpringSpec) error {
 			if j+1 < len(b) {
 				end = skel.RestPos()[b[j+1]]
 			}
-			jd[j] = simpleJointDesc(skel.RestPos()[bone], skel.RestScale()[bone], end, &sp.Settings)
+			jd[j] = simpleJointDesc(spring.SimpleJointDesc{LocalPos: skel.RestPos()[bone], LocalScale: skel.RestScale()[bone],
+				SpringEnd: end, RestScale: skel.ModelScale()[bone]}, &sp.Settings)
 		}
 		if chains[i], err = spring.NewSimpleChain(&spring.SimpleChainDesc{Joints: jd}); err != nil {
 			return fmt.Errorf("%s%s: %w", simpleSpecType, field, err)
@@ -567,9 +574,10 @@ func validSimpleSettings(field string, s *SimpleSpringSettings) error {
 	return check.NonNegative(simpleSpecType, field+".Damping", s.Damping)
 }
 
-func simpleJointDesc(pos, scale, end mgl32.Vec3, s *SimpleSpringSettings) spring.SimpleJointDesc {
-	return spring.SimpleJointDesc{LocalPos: pos, LocalScale: scale, SpringEnd: end,
-		Bounciness: s.Bounciness, Stiffness: s.Stiffness, Damping: s.Damping}
+// simpleJointDesc returns the joint j with the settings s.
+func simpleJointDesc(j spring.SimpleJointDesc, s *SimpleSpringSettings) spring.SimpleJointDesc {
+	j.Bounciness, j.Stiffness, j.Damping = s.Bounciness, s.Stiffness, s.Damping
+	return j
 }
 
 func (w *World) simpleOf(e ecs.Entity) (*components.SimpleSprings, error) {
@@ -601,7 +609,7 @@ func (w *World) SetSimpleSpringSettings(e ecs.Entity, i int, s SimpleSpringSetti
 	info := &st.Info[k]
 	jd := append([]spring.SimpleJointDesc(nil), st.JointDesc[info.Joint0:info.Joint0+info.N]...)
 	for n := range jd {
-		jd[n] = simpleJointDesc(jd[n].LocalPos, jd[n].LocalScale, jd[n].SpringEnd, &s)
+		jd[n] = simpleJointDesc(jd[n], &s)
 	}
 	c, err := spring.NewSimpleChain(&spring.SimpleChainDesc{Joints: jd})
 	if err != nil {

@@ -126,8 +126,12 @@
 //	tip      = head + length*dir(lastTip + velocity*dt - head)
 //	worldRot = FromTo(animTip-head, tip-head) * animated world rotation
 //
-// with parents before children. The stiffness term is scaled by s for the
-// same reason as above; lastTip and velocity live in centre space.
+// with parents before children, where s is the joint's world scale over
+// its world scale in the authored rest pose (SimpleJointDesc.RestScale),
+// largest components: the scale a skeleton is authored at is its frame
+// and changes nothing, while a scale applied since (to the root, or by an
+// animation) scales the motion exactly, as above. lastTip and velocity
+// live in centre space.
 //
 // # Degenerate input
 //

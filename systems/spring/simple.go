@@ -16,6 +16,12 @@ type SimpleJointDesc struct {
 	LocalPos   mgl32.Vec3 // rest local position in the parent: the previous bone, or the chain's parent bone for bone 0
 	LocalScale mgl32.Vec3 // rest local scale; the zero vector means (1,1,1)
 	SpringEnd  mgl32.Vec3 // the tip in bone space; its length is the spring length
+	// RestScale is the bone's world scale in the pose the spring was
+	// authored in (a skeleton's rest pose in model space): the stiffness
+	// is scaled by the bone's world scale over it, largest components, so
+	// that only a change of scale since then scales the motion. The zero
+	// vector means (1,1,1).
+	RestScale mgl32.Vec3
 
 	Bounciness float32 // >= 0: spring from the tip towards the animated tip
 	Stiffness  float32 // >= 0: push along the animated bone direction
@@ -47,6 +53,12 @@ func (d *SimpleChainDesc) Validate() error {
 		if err := check.FiniteVec3(simpleDescType, f("SpringEnd"), j.SpringEnd); err != nil {
 			return err
 		}
+		if err := check.FiniteVec3(simpleDescType, f("RestScale"), j.RestScale); err != nil {
+			return err
+		}
+		if m := maxAbs(ld(&j.RestScale)); j.RestScale != (mgl32.Vec3{}) && !(m >= minRestScale) {
+			return check.Errorf(simpleDescType, f("RestScale"), j.RestScale, "the largest component must be at least %g in size (or all zero for 1)", minRestScale)
+		}
 		if err := check.NonNegative(simpleDescType, f("Bounciness"), j.Bounciness); err != nil {
 			return err
 		}
@@ -60,6 +72,10 @@ func (d *SimpleChainDesc) Validate() error {
 	return nil
 }
 
+// minRestScale bounds SimpleJointDesc.RestScale from below, so that the
+// stiffness over it stays finite.
+const minRestScale = 1e-12
+
 // SimpleChain is the immutable layout of a simple spring chain.
 type SimpleChain struct {
 	joints []simpleJoint
@@ -70,7 +86,7 @@ type SimpleChain struct {
 }
 
 // simpleJoint is one bone's constants, together because a step reads them
-// together.
+// together. stiffness is the description's over its RestScale.
 type simpleJoint struct {
 	localPos, localScale, springEnd v3
 	bounciness, stiffness, damping  float32
@@ -99,8 +115,12 @@ func NewSimpleChain(d *SimpleChainDesc) (*SimpleChain, error) {
 		if scale == (mgl32.Vec3{}) {
 			scale = mgl32.Vec3{1, 1, 1}
 		}
+		stiffness := j.Stiffness
+		if j.RestScale != (mgl32.Vec3{}) {
+			stiffness /= maxAbs(ld(&j.RestScale))
+		}
 		c.joints[i] = simpleJoint{localPos: ld(&j.LocalPos), localScale: ld(&scale), springEnd: ld(&j.SpringEnd),
-			bounciness: j.Bounciness, stiffness: j.Stiffness, damping: j.Damping}
+			bounciness: j.Bounciness, stiffness: stiffness, damping: j.Damping}
 	}
 	return c, nil
 }
@@ -151,8 +171,9 @@ func ResetSimple(s *SimpleState, c *SimpleChain, animLocalRot []mgl32.Quat,
 //	rotation = FromTo(animTip-head, tip-head) * animated world rotation
 //
 // The stiffness term is a unit direction in the source; it is multiplied by
-// the bone's world scale (largest component) so that a scaled rig moves
-// exactly scaled.
+// the bone's world scale over its RestScale (largest components), so that
+// the scale a rig was authored at changes nothing and a rig scaled since
+// moves exactly scaled.
 //
 // The kernel composes the helpers' inline pieces (rotT, rotFin, mulW...)
 // rather than calling rot, mul and fromTo: each call spilled every live

@@ -37,8 +37,12 @@ func refStepSimple(dstLocalRot, animLocalRot []mgl32.Quat, s *SimpleState, d *Si
 		if centred {
 			last, vel = cr.rot(last).add(cp), cr.rot(vel)
 		}
+		stiffness := j.Stiffness
+		if j.RestScale != (mgl32.Vec3{}) {
+			stiffness /= maxAbs(ld(&j.RestScale))
+		}
 		force := animTip.sub(last).scale(j.Bounciness).
-			add(animDir.scale(j.Stiffness * maxAbs(w.scale))).
+			add(animDir.scale(stiffness * maxAbs(w.scale))).
 			sub(vel.scale(j.Damping))
 		vel = vel.add(force.scale(dt))
 		tip := last.add(vel.scale(dt))
@@ -115,6 +119,9 @@ func TestSimpleMatchesReferenceBitForBit(t *testing.T) {
 				j.LocalScale = mgl32.Vec3{0.5 + rng.Float32(), 0.5 + rng.Float32(), -0.5 - rng.Float32()}
 			case 3:
 				j.SpringEnd = mgl32.Vec3{} // no length: the fallbacks
+			}
+			if rng.Intn(2) == 1 {
+				j.RestScale = mgl32.Vec3{0.01 + rng.Float32(), 0.01 + rng.Float32(), -0.01 - rng.Float32()}
 			}
 			d.Joints = append(d.Joints, j)
 		}

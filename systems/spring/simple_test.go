@@ -231,6 +231,8 @@ func TestSimpleChainDescValidate(t *testing.T) {
 		{"Joints[0].Damping", SimpleJointDesc{Damping: -0.5}},
 		{"Joints[0].SpringEnd", SimpleJointDesc{SpringEnd: mgl32.Vec3{float32(math.Inf(-1)), 0, 0}}},
 		{"Joints[0].LocalPos", SimpleJointDesc{LocalPos: mgl32.Vec3{0, float32(math.NaN()), 0}}},
+		{"Joints[0].RestScale", SimpleJointDesc{RestScale: mgl32.Vec3{1, float32(math.Inf(1)), 1}}},
+		{"Joints[0].RestScale", SimpleJointDesc{RestScale: mgl32.Vec3{1e-13, 0, -1e-13}}},
 	}
 	for _, tc := range cases {
 		_, err := NewSimpleChain(&SimpleChainDesc{Joints: []SimpleJointDesc{tc.j}})
