@@ -461,28 +461,59 @@ func (w *World) VRMSpringFaults(e ecs.Entity) (uint32, error) {
 	return h.Faults, nil
 }
 
-// SimpleSpringSettings are a simple tip spring's settings; see
-// spring.SimpleJointDesc.
+// SimpleSpringSettings are a simple tip spring's settings (see
+// spring.SimpleJointDesc and the spring package's "The simple spring").
+// Each tip hangs on its anchor, the tip where the animation puts it, and
+// the damping acts on its velocity relative to the anchor, so a character
+// moving at a steady speed carries its springs along undisturbed and its
+// accelerations (starting, stopping, turning) swing them. All three must
+// be finite and >= 0.
 type SimpleSpringSettings struct {
-	Bounciness float32 // >= 0: spring from the tip towards the animated tip
-	Stiffness  float32 // >= 0: push along the animated bone direction
-	Damping    float32 // >= 0: force against the tip's velocity
+	// Bounciness, in 1/s² (per second squared): the acceleration towards
+	// the anchor per metre of the tip's distance from it; alone, small
+	// swings oscillate at sqrt(Bounciness) rad/s whatever the spring's
+	// length. Default 40.
+	Bounciness float32
+	// Stiffness, in m/s²: a constant acceleration of the tip across the
+	// bone towards the animated direction, as gravity pulls a pendulum
+	// hanging along it: a tip L metres long swings at
+	// sqrt(Bounciness + Stiffness/L) rad/s and leans by
+	// atan(a/(Stiffness + Bounciness*L)) under a steady acceleration a.
+	// Default 9.8, so that an earring hanging along its animated
+	// direction swings like one hanging under gravity.
+	Stiffness float32
+	// Damping, in 1/s: how fast the tip's velocity relative to the anchor
+	// decays; a swing's amplitude decays as exp(-Damping*t/2). Keep
+	// Damping*dt below 1 (below 60 at 60 Hz). Default 6.
+	Damping float32
 }
 
-// DefaultSimpleSpringSettings returns a lively but settling spring:
-// bounciness 40, stiffness 0.5, damping 6.
+// DefaultSimpleSpringSettings returns springs that look right on a
+// walking character: bounciness 40 /s², stiffness 9.8 m/s², damping 6 /s.
+// A 3 cm earring then hangs at rest at any steady walking speed, swings
+// about 28° when the character starts or stops over 0.3 s and leans 4°
+// while it turns in place at 180°/s.
 func DefaultSimpleSpringSettings() SimpleSpringSettings {
-	return SimpleSpringSettings{Bounciness: 40, Stiffness: 0.5, Damping: 6}
+	return SimpleSpringSettings{Bounciness: 40, Stiffness: 9.8, Damping: 6}
 }
 
 // SimpleSpringSpec describes a chain of simple tip springs by bone names,
 // from root to tip, each bone the child of the previous. Each bone's tip
 // is the next bone's rest position; the last bone's is SpringEnd.
 type SimpleSpringSpec struct {
-	Bones     []string
-	SpringEnd mgl32.Vec3 // the last bone's tip in its space; must not be zero
+	Bones []string
+	// SpringEnd is the last bone's tip in its space, in the skeleton's
+	// units (metres for a skeleton authored in metres); it must not be
+	// zero. Its length is the spring's.
+	SpringEnd mgl32.Vec3
 	Settings  SimpleSpringSettings
-	Center    string // optional: the bone whose space keeps the inertia
+	// Center, optional, names the bone whose space the springs live in:
+	// its motion, accelerations and turns included, is not felt, only the
+	// bones' motion relative to it. Leave it empty for a character's
+	// earrings, which should swing when it starts, stops and turns; set it
+	// to a bone whose motion they should ignore (a vehicle's seat, a
+	// platform, a root the game moves by jumps).
+	Center string
 }
 
 const simpleSpecType = "SimpleSpringSpec"

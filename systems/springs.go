@@ -460,7 +460,7 @@ func (s *SimpleSprings) stepChar(it *featureRef[components.SimpleSprings]) {
 			info.Reset = false
 		}
 		spring.StepSimple(rot, anim, state, c, pp, pr, ps, cp, cr, s.dt)
-		if !mathx.Vec3sFinite(state.LastTip) || !mathx.Vec3sFinite(state.Velocity) {
+		if !mathx.Vec3sFinite(state.LastTip) || !mathx.Vec3sFinite(state.Velocity) || !mathx.Vec3sFinite(state.LastAnim) {
 			spring.ResetSimple(state, c, anim, pp, pr, ps, cp, cr)
 			h.Faults++
 			continue

@@ -125,26 +125,34 @@ func NewSimpleChain(d *SimpleChainDesc) (*SimpleChain, error) {
 	return c, nil
 }
 
-// SimpleState is the per-character state of a simple spring chain: each
-// tip's position last frame and its velocity, in centre space.
+// SimpleState is the per-character state of a simple spring chain, in
+// centre space: each tip's position after the last step and its velocity,
+// and where the animation put the tip at the last step (the anchor the
+// damping and the bounciness are measured against).
 type SimpleState struct {
-	LastTip, Velocity []mgl32.Vec3
+	LastTip, Velocity, LastAnim []mgl32.Vec3
 }
 
 // NewState returns a state sized for c; call ResetSimple before the first
 // step.
 func (c *SimpleChain) NewState() SimpleState {
 	n := c.Len()
-	return SimpleState{LastTip: make([]mgl32.Vec3, n), Velocity: make([]mgl32.Vec3, n)}
+	return SimpleState{LastTip: make([]mgl32.Vec3, n), Velocity: make([]mgl32.Vec3, n), LastAnim: make([]mgl32.Vec3, n)}
+}
+
+// fits reports whether every slice of s holds n joints.
+func (s *SimpleState) fits(n int) bool {
+	return len(s.LastTip) >= n && len(s.Velocity) >= n && len(s.LastAnim) >= n
 }
 
 // ResetSimple puts every tip at its animated position (animLocalRot: the
-// bones' animated local rotations) with zero velocity.
+// bones' animated local rotations) at rest: zero velocity, the anchor
+// where the tip is.
 func ResetSimple(s *SimpleState, c *SimpleChain, animLocalRot []mgl32.Quat,
 	parentPos mgl32.Vec3, parentRot mgl32.Quat, parentScale mgl32.Vec3,
 	centerPos mgl32.Vec3, centerRot mgl32.Quat) {
 	n := len(c.joints)
-	if len(animLocalRot) < n || len(s.LastTip) < n || len(s.Velocity) < n {
+	if len(animLocalRot) < n || !s.fits(n) {
 		return
 	}
 	p := transform{pos: ld(&parentPos), rot: ldq(&parentRot), scale: ld(&parentScale)}
@@ -154,26 +162,32 @@ func ResetSimple(s *SimpleState, c *SimpleChain, animLocalRot []mgl32.Quat,
 		w := p.child(j.localPos, ldq(&animLocalRot[i]), j.localScale)
 		tip := w.pos.add(w.rot.rot(w.scale.mul(j.springEnd)))
 		s.LastTip[i] = cr.invRot(tip.sub(cp)).vec()
+		s.LastAnim[i] = s.LastTip[i]
 		s.Velocity[i] = mgl32.Vec3{}
 		p = w
 	}
 }
 
-// StepSimple advances a simple spring chain by dt. animLocalRot holds the
-// animated local rotations; the new ones go to dstLocalRot, which may be
-// the same slice. Bones are processed parent first, each seeing its
-// parent's new rotation. Per bone:
+// StepSimple advances a simple spring chain by dt seconds. animLocalRot
+// holds the animated local rotations; the new ones go to dstLocalRot,
+// which may be the same slice. Bones are processed parent first, each
+// seeing its parent's new rotation. Per bone (see the package doc):
 //
 //	animTip  = the tip where the animated bone puts it
-//	force    = bounciness*(animTip-lastTip) + stiffness*scale*dir(animTip-head) - damping*velocity
+//	move     = animTip - lastAnim                      // the anchor's motion this step
+//	carried  = lastTip + move                          // the tip, had it moved with the anchor
+//	force    = bounciness*(animTip - carried)
+//	         + stiffness*s*across(animDir, carried-head)
+//	         - damping*(velocity - move/dt)
 //	velocity += force*dt
 //	tip      = head + length*dir(lastTip + velocity*dt - head)
 //	rotation = FromTo(animTip-head, tip-head) * animated world rotation
+//	lastTip, lastAnim = tip, animTip
 //
-// The stiffness term is a unit direction in the source; it is multiplied by
-// the bone's world scale over its RestScale (largest components), so that
-// the scale a rig was authored at changes nothing and a rig scaled since
-// moves exactly scaled.
+// across(d, r) is d without its part along r. s is the bone's world scale
+// over its RestScale (largest components), so that the scale a rig was
+// authored at changes nothing and a rig scaled since moves exactly scaled.
+// A zero dt moves nothing: the anchor's motion then adds no velocity.
 //
 // The kernel composes the helpers' inline pieces (rotT, rotFin, mulW...)
 // rather than calling rot, mul and fromTo: each call spilled every live
@@ -183,12 +197,19 @@ func StepSimple(dstLocalRot, animLocalRot []mgl32.Quat, s *SimpleState, c *Simpl
 	centerPos mgl32.Vec3, centerRot mgl32.Quat, dt float32) {
 	joints := c.joints
 	n := len(joints)
-	if len(dstLocalRot) < n || len(animLocalRot) < n || len(s.LastTip) < n || len(s.Velocity) < n {
+	if len(dstLocalRot) < n || len(animLocalRot) < n || !s.fits(n) {
 		return
 	}
-	dstLocalRot, animLocalRot, lastTips, vels := dstLocalRot[:n], animLocalRot[:n], s.LastTip[:n], s.Velocity[:n]
+	dstLocalRot, animLocalRot = dstLocalRot[:n], animLocalRot[:n]
+	lastTips, vels, lastAnims := s.LastTip[:n], s.Velocity[:n], s.LastAnim[:n]
 	if !(dt >= 0) || dt-dt != 0 {
 		dt = 0
+	}
+	// The anchor's velocity times dt is its move: the damping adds
+	// damping*move to the velocity, nothing when no time passes.
+	moving := float32(1)
+	if dt == 0 {
+		moving = 0
 	}
 	p := transform{pos: ld(&parentPos), rot: ldq(&parentRot), scale: ld(&parentScale)}
 	cp, cr := ld(&centerPos), ldq(&centerRot)
@@ -217,15 +238,24 @@ func StepSimple(dstLocalRot, animLocalRot []mgl32.Quat, s *SimpleState, c *Simpl
 		}
 		animTip := head.add(animOff)
 
-		last, vel := ld(&lastTips[i]), ld(&vels[i])
+		last, vel, lastAnim := ld(&lastTips[i]), ld(&vels[i]), ld(&lastAnims[i])
 		if centred {
 			last = cr.rotFin(last, cr.rotT(last)).add(cp)
 			vel = cr.rotFin(vel, cr.rotT(vel))
+			lastAnim = cr.rotFin(lastAnim, cr.rotT(lastAnim)).add(cp)
 		}
-		force := animTip.sub(last).scale(j.bounciness).
-			add(animDir.scale(j.stiffness * maxAbs(w.scale))).
+		move := animTip.sub(lastAnim)
+		carried := last.add(move)
+		// pull = across(animDir, carried-head), inline
+		var pull v3
+		rel := carried.sub(head)
+		if r2 := rel.dot(rel); r2 > 1e-12 && r2-r2 == 0 {
+			pull = animDir.sub(rel.scale(animDir.dot(rel) / r2))
+		}
+		force := animTip.sub(carried).scale(j.bounciness).
+			add(pull.scale(j.stiffness * maxAbs(w.scale))).
 			sub(vel.scale(j.damping))
-		vel = vel.add(force.scale(dt))
+		vel = vel.add(force.scale(dt)).add(move.scale(j.damping * moving))
 		tip := last.add(vel.scale(dt))
 		tip = head.add(tip.sub(head).norm(animDir).scale(length))
 		if !tip.finite() || !vel.finite() {
@@ -236,8 +266,10 @@ func StepSimple(dstLocalRot, animLocalRot []mgl32.Quat, s *SimpleState, c *Simpl
 			rel := tip.sub(cp)
 			lastTips[i] = ci.rotFin(rel, ci.rotT(rel)).vec()
 			vels[i] = ci.rotFin(vel, ci.rotT(vel)).vec()
+			rel = animTip.sub(cp)
+			lastAnims[i] = ci.rotFin(rel, ci.rotT(rel)).vec()
 		} else {
-			lastTips[i], vels[i] = tip.vec(), vel.vec()
+			lastTips[i], vels[i], lastAnims[i] = tip.vec(), vel.vec(), animTip.vec()
 		}
 
 		// w.rot = fromTo(animDir, tip-head) * w.rot
