@@ -211,3 +211,47 @@ func TestSimpleCentreIsTheSpringsFrame(t *testing.T) {
 		t.Errorf("the head nodding under the centre swung the earring only %.2f°", swing)
 	}
 }
+
+// TestSimpleSpringsStartAtAddTime: a walker whose springs were added, then
+// moved by SetRoot before its first Step, swings exactly as one that had
+// stood stepping at rest before the same motion: the springs start on the
+// pose they were added on, and the first frame's motion is not lost.
+func TestSimpleSpringsStartAtAddTime(t *testing.T) {
+	stood, es, skel := newWalker(t, "")
+	defer stood.Close()
+	fresh, ef, _ := newWalker(t, "")
+	defer fresh.Close()
+	for range 30 {
+		if err := stood.Step(walkDt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	swing := 0.0
+	for f := 1; f <= 60; f++ {
+		// Off at once at walking speed, turning a little.
+		root := sway.Identity()
+		root.Pos = mgl32.Vec3{0, 0, float32(walkSpeed * walkDt * float64(f))}
+		root.Rot = mgl32.QuatRotate(0.02*float32(f), mgl32.Vec3{0, 1, 0})
+		for _, c := range []struct {
+			w *sway.World
+			e arche.Entity
+		}{{stood, es}, {fresh, ef}} {
+			if err := c.w.SetRoot(c.e, root); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.w.Step(walkDt); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a, _ := stood.BoneWorld(es, skel.Index("earring"))
+		b, _ := fresh.BoneWorld(ef, skel.Index("earring"))
+		if d := a.Rot.Sub(b.Rot).Len(); d > 1e-5 {
+			t.Fatalf("frame %d: the earring added just before the motion is %.3g off the one that stood (%.2f° and %.2f° from rest)",
+				f, d, hangAngle(t, fresh, ef, skel), hangAngle(t, stood, es, skel))
+		}
+		swing = max(swing, hangAngle(t, fresh, ef, skel))
+	}
+	if swing < 20 {
+		t.Errorf("the sudden start swung the earring only %.1f°: the test does not test the first frame's motion", swing)
+	}
+}

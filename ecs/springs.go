@@ -523,6 +523,17 @@ const simpleSpecType = "SimpleSpringSpec"
 // where the animation puts it. Validation, teleports and the one-set rule
 // are as for AddVRMSprings.
 //
+// The springs start at rest on the character's pose as it is when
+// AddSimpleSprings is called (its root, scale included, and its bones'
+// local rotations): in the usual order, add at t = 0, then SetRoot and
+// Step every frame, the first frame's motion swings them as any later
+// frame's does, a change of root scale included (add the character at
+// its starting root). A first frame that moves the root more than 1 m or
+// turns it more than 45° from there is a teleport: the springs then start
+// on that frame's pose, as they do after ResetSimpleSprings (call it after
+// adding to start them on the first frame's animated pose whatever it
+// is).
+//
 // The skeleton's rest pose is the springs' frame: a skeleton authored in
 // centimetres under a hips bone scaled by 0.01 moves exactly as the same
 // skeleton authored in metres. A scale applied since, to the root or by an
@@ -588,8 +599,11 @@ func (w *World) AddSimpleSprings(e ecs.Entity, specs []SimpleSpringSpec) error {
 		jds = append(jds, jd...)
 		lastBone = max(lastBone, info.Parent, info.Center)
 	}
-	h := w.springStore().Simple.AddSimple(chains, infos, bones, jds)
+	st := &w.springStore().Simple
+	h := st.AddSimple(chains, infos, bones, jds)
 	h.LastBone = lastBone
+	_, root := w.chars.Get(e)
+	st.StartSimple(&h, w.pool, skel, pose, root)
 	m := generic.NewMap1[components.SimpleSprings](w.ecs)
 	m.Assign(e, &h)
 	return nil
