@@ -13,9 +13,9 @@ import (
 // SimpleJointDesc is one bone of a simple spring chain: a tip spring on the
 // bone, pulled towards where the animation puts the tip.
 type SimpleJointDesc struct {
-	LocalPos   mgl32.Vec3 // rest local position in the parent: the previous bone, or the chain's parent bone for bone 0
+	LocalPos   mgl32.Vec3 // rest local position in the parent (parent's units): the previous bone, or the chain's parent bone for bone 0
 	LocalScale mgl32.Vec3 // rest local scale; the zero vector means (1,1,1)
-	SpringEnd  mgl32.Vec3 // the tip in bone space; its length is the spring length
+	SpringEnd  mgl32.Vec3 // the tip in bone space (bone's units); its world length is the spring length
 	// RestScale is the bone's world scale in the pose the spring was
 	// authored in (a skeleton's rest pose in model space): the stiffness
 	// is scaled by the bone's world scale over it, largest components, so
@@ -23,9 +23,11 @@ type SimpleJointDesc struct {
 	// vector means (1,1,1).
 	RestScale mgl32.Vec3
 
-	Bounciness float32 // >= 0: spring from the tip towards the animated tip
-	Stiffness  float32 // >= 0: push along the animated bone direction
-	Damping    float32 // >= 0: force against the tip's velocity
+	// The forces, each finite and >= 0 (see the package doc, "The simple
+	// spring"); the ecs package's defaults are 40, 9.8 and 6.
+	Bounciness float32 // 1/s²: acceleration towards the animated tip per metre from it
+	Stiffness  float32 // m/s²: acceleration across the bone towards the animated direction
+	Damping    float32 // 1/s: decay rate of the tip's velocity relative to the animated tip
 }
 
 // SimpleChainDesc is a chain of simple spring bones, each bone the child of
