@@ -58,9 +58,9 @@ func TestSnapshotCoversEveryField(t *testing.T) {
 		{VRMSpringInfo{}, []string{"Joint0", "N", "Parent", "Center", "ColFirst", "ColCount", "InSet", "Depth", "Reset",
 			"Spec", "HasTail", "Tail", "VirtualTail", "FixedStep", "Strict", "Acc", "Contiguous"}},
 		{spring.VRMState{}, []string{"PrevTail", "CurTail"}},
-		{SimplePart{}, []string{"Chains", "States", "Info", "JointBone", "JointDesc", "Anim", "Rot", "LastTip", "Velocity", "bound"}},
+		{SimplePart{}, []string{"Chains", "States", "Info", "JointBone", "JointDesc", "Anim", "Rot", "LastTip", "Velocity", "LastAnim", "bound"}},
 		{SimpleSpringInfo{}, []string{"Joint0", "N", "Parent", "Center", "Reset"}},
-		{spring.SimpleState{}, []string{"LastTip", "Velocity"}},
+		{spring.SimpleState{}, []string{"LastTip", "Velocity", "LastAnim"}},
 	} {
 		rt := reflect.TypeOf(tc.typ)
 		var got []string

@@ -60,8 +60,8 @@ func (s *SpringStore) ReadVRM(r *snapbin.Reader, h *components.VRMSprings, apply
 // AppendSimple appends a character's simple (tip) springs: the handle's
 // last root, started, paused and fault fields, then per chain its joint
 // count (checked on reading) and reset flag, and per joint the last tip
-// and its velocity. The animated and new rotations (SimplePart.Anim, Rot)
-// are gathered and computed afresh every frame.
+// its velocity and the last animated tip. The animated and new rotations
+// (SimplePart.Anim, Rot) are gathered and computed afresh every frame.
 func (s *SpringStore) AppendSimple(b []byte, h *components.SimpleSprings) []byte {
 	p := &s.Simple
 	b = appendSpringHandle(b, h.Count, &h.LastRoot, h.Started, h.Paused, h.Faults)
@@ -72,6 +72,7 @@ func (s *SpringStore) AppendSimple(b []byte, h *components.SimpleSprings) []byte
 		lo, hi := info.Joint0, info.Joint0+info.N
 		b = snapbin.Vec3s(b, p.LastTip[lo:hi])
 		b = snapbin.Vec3s(b, p.Velocity[lo:hi])
+		b = snapbin.Vec3s(b, p.LastAnim[lo:hi])
 	}
 	return b
 }
@@ -92,6 +93,7 @@ func (s *SpringStore) ReadSimple(r *snapbin.Reader, h *components.SimpleSprings,
 		lo, hi := info.Joint0, info.Joint0+info.N
 		readAnyVec3s(r, "simple.LastTip", p.LastTip[lo:hi], ok)
 		readAnyVec3s(r, "simple.Velocity", p.Velocity[lo:hi], ok)
+		readAnyVec3s(r, "simple.LastAnim", p.LastAnim[lo:hi], ok)
 	}
 }
 

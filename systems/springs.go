@@ -391,6 +391,36 @@ func (p *VRMPart) resetSpring(sp *spring.VRMSpring, info *VRMSpringInfo) {
 	info.Reset, info.Acc, sp.Bad = false, 0, false
 }
 
+// StartSimple puts a character's simple springs, just added as h, at rest
+// on its current pose (root and local rotations), bringing its world
+// transforms up to date: each tip where the pose puts it, still. Its first
+// Step then moves them by that frame's motion, as any later Step does. A
+// character whose root is not finite is left to start at its first Step.
+// Set-up code.
+func (p *SimplePart) StartSimple(h *components.SimpleSprings, pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root) {
+	if !Sync(pool, skel, pose, root) {
+		return
+	}
+	a := pose.First
+	for k := h.First; k < h.First+h.Count; k++ {
+		info := &p.Info[k]
+		j0, j1 := info.Joint0, info.Joint0+info.N
+		anim := p.Anim[j0:j1]
+		for j, bone := range p.JointBone[j0:j1] {
+			anim[j] = pool.LocalRot[a+bone]
+		}
+		state := spring.SimpleState{LastTip: p.LastTip[j0:j1], Velocity: p.Velocity[j0:j1], LastAnim: p.LastAnim[j0:j1]}
+		b := a + info.Parent
+		cp, cr := mgl32.Vec3{}, mgl32.Quat{W: 1}
+		if info.Center >= 0 {
+			cp, cr = pool.WorldPos[a+info.Center], pool.WorldRot[a+info.Center]
+		}
+		spring.ResetSimple(&state, p.Chains[k], anim, pool.WorldPos[b], pool.WorldRot[b], pool.WorldScale[b], cp, cr)
+		info.Reset = false
+	}
+	h.Started, h.LastRoot = true, root.Transform
+}
+
 // SimpleSprings steps every character's simple tip springs.
 type SimpleSprings struct {
 	springSystem[components.SimpleSprings]
@@ -490,7 +520,7 @@ func (s *SimpleSprings) stepChar(it *featureRef[components.SimpleSprings]) {
 			info.Reset = false
 		}
 		spring.StepSimple(rot, anim, state, c, pp, pr, ps, cp, cr, s.dt)
-		if !mathx.Vec3sFinite(state.LastTip) || !mathx.Vec3sFinite(state.Velocity) {
+		if !mathx.Vec3sFinite(state.LastTip) || !mathx.Vec3sFinite(state.Velocity) || !mathx.Vec3sFinite(state.LastAnim) {
 			spring.ResetSimple(state, c, anim, pp, pr, ps, cp, cr)
 			h.Faults++
 			continue

@@ -211,6 +211,7 @@ type SimplePart struct {
 	Anim, Rot []mgl32.Quat // animated local rotations gathered, new ones
 	LastTip   []mgl32.Vec3
 	Velocity  []mgl32.Vec3
+	LastAnim  []mgl32.Vec3
 
 	bound bool
 }
@@ -235,6 +236,7 @@ func (p *SimplePart) AddSimple(chains []*spring.SimpleChain, infos []SimpleSprin
 	p.Rot = append(p.Rot, make([]mgl32.Quat, n)...)
 	p.LastTip = append(p.LastTip, make([]mgl32.Vec3, n)...)
 	p.Velocity = append(p.Velocity, make([]mgl32.Vec3, n)...)
+	p.LastAnim = append(p.LastAnim, make([]mgl32.Vec3, n)...)
 	p.bound = false
 	return h
 }
@@ -250,7 +252,7 @@ func (p *SimplePart) prepareSimple(items []featureRef[components.SimpleSprings])
 	if !p.bound {
 		for k := range p.Info {
 			a, b := p.Info[k].Joint0, p.Info[k].Joint0+p.Info[k].N
-			p.States[k] = spring.SimpleState{LastTip: p.LastTip[a:b:b], Velocity: p.Velocity[a:b:b]}
+			p.States[k] = spring.SimpleState{LastTip: p.LastTip[a:b:b], Velocity: p.Velocity[a:b:b], LastAnim: p.LastAnim[a:b:b]}
 		}
 		p.bound = true
 	}
@@ -278,7 +280,7 @@ func (p *SimplePart) compact(items []featureRef[components.SimpleSprings]) {
 	p.Chains, p.States, p.Info = keep(p.Chains, liveS), keep(p.States, liveS), keep(p.Info, liveS)
 	p.JointBone, p.JointDesc = keep(p.JointBone, liveJ), keep(p.JointDesc, liveJ)
 	p.Anim, p.Rot = keep(p.Anim, liveJ), keep(p.Rot, liveJ)
-	p.LastTip, p.Velocity = keep(p.LastTip, liveJ), keep(p.Velocity, liveJ)
+	p.LastTip, p.Velocity, p.LastAnim = keep(p.LastTip, liveJ), keep(p.Velocity, liveJ), keep(p.LastAnim, liveJ)
 	p.bound = false
 }
 

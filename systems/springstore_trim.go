@@ -39,6 +39,6 @@ func (s *SpringStore) Trim() {
 	q.Chains, q.States, q.Info = trimSlice(q.Chains), trimSlice(q.States), trimSlice(q.Info)
 	q.JointBone, q.JointDesc = trimSlice(q.JointBone), trimSlice(q.JointDesc)
 	q.Anim, q.Rot = trimSlice(q.Anim), trimSlice(q.Rot)
-	q.LastTip, q.Velocity = trimSlice(q.LastTip), trimSlice(q.Velocity)
+	q.LastTip, q.Velocity, q.LastAnim = trimSlice(q.LastTip), trimSlice(q.Velocity), trimSlice(q.LastAnim)
 	q.bound = false
 }

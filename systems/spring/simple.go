@@ -13,13 +13,21 @@ import (
 // SimpleJointDesc is one bone of a simple spring chain: a tip spring on the
 // bone, pulled towards where the animation puts the tip.
 type SimpleJointDesc struct {
-	LocalPos   mgl32.Vec3 // rest local position in the parent: the previous bone, or the chain's parent bone for bone 0
+	LocalPos   mgl32.Vec3 // rest local position in the parent (parent's units): the previous bone, or the chain's parent bone for bone 0
 	LocalScale mgl32.Vec3 // rest local scale; the zero vector means (1,1,1)
-	SpringEnd  mgl32.Vec3 // the tip in bone space; its length is the spring length
+	SpringEnd  mgl32.Vec3 // the tip in bone space (bone's units); its world length is the spring length
+	// RestScale is the bone's world scale in the pose the spring was
+	// authored in (a skeleton's rest pose in model space): the stiffness
+	// is scaled by the bone's world scale over it, largest components, so
+	// that only a change of scale since then scales the motion. The zero
+	// vector means (1,1,1).
+	RestScale mgl32.Vec3
 
-	Bounciness float32 // >= 0: spring from the tip towards the animated tip
-	Stiffness  float32 // >= 0: push along the animated bone direction
-	Damping    float32 // >= 0: force against the tip's velocity
+	// The forces, each finite and >= 0 (see the package doc, "The simple
+	// spring"); the ecs package's defaults are 40, 9.8 and 6.
+	Bounciness float32 // 1/s²: acceleration towards the animated tip per metre from it
+	Stiffness  float32 // m/s²: acceleration across the bone towards the animated direction
+	Damping    float32 // 1/s: decay rate of the tip's velocity relative to the animated tip
 }
 
 // SimpleChainDesc is a chain of simple spring bones, each bone the child of
@@ -47,6 +55,12 @@ func (d *SimpleChainDesc) Validate() error {
 		if err := check.FiniteVec3(simpleDescType, f("SpringEnd"), j.SpringEnd); err != nil {
 			return err
 		}
+		if err := check.FiniteVec3(simpleDescType, f("RestScale"), j.RestScale); err != nil {
+			return err
+		}
+		if m := maxAbs(ld(&j.RestScale)); j.RestScale != (mgl32.Vec3{}) && !(m >= minRestScale) {
+			return check.Errorf(simpleDescType, f("RestScale"), j.RestScale, "the largest component must be at least %g in size (or all zero for 1)", minRestScale)
+		}
 		if err := check.NonNegative(simpleDescType, f("Bounciness"), j.Bounciness); err != nil {
 			return err
 		}
@@ -60,6 +74,10 @@ func (d *SimpleChainDesc) Validate() error {
 	return nil
 }
 
+// minRestScale bounds SimpleJointDesc.RestScale from below, so that the
+// stiffness over it stays finite.
+const minRestScale = 1e-12
+
 // SimpleChain is the immutable layout of a simple spring chain.
 type SimpleChain struct {
 	joints []simpleJoint
@@ -70,7 +88,7 @@ type SimpleChain struct {
 }
 
 // simpleJoint is one bone's constants, together because a step reads them
-// together.
+// together. stiffness is the description's over its RestScale.
 type simpleJoint struct {
 	localPos, localScale, springEnd v3
 	bounciness, stiffness, damping  float32
@@ -99,32 +117,44 @@ func NewSimpleChain(d *SimpleChainDesc) (*SimpleChain, error) {
 		if scale == (mgl32.Vec3{}) {
 			scale = mgl32.Vec3{1, 1, 1}
 		}
+		stiffness := j.Stiffness
+		if j.RestScale != (mgl32.Vec3{}) {
+			stiffness /= maxAbs(ld(&j.RestScale))
+		}
 		c.joints[i] = simpleJoint{localPos: ld(&j.LocalPos), localScale: ld(&scale), springEnd: ld(&j.SpringEnd),
-			bounciness: j.Bounciness, stiffness: j.Stiffness, damping: j.Damping}
+			bounciness: j.Bounciness, stiffness: stiffness, damping: j.Damping}
 	}
 	return c, nil
 }
 
-// SimpleState is the per-character state of a simple spring chain: each
-// tip's position last frame and its velocity, in centre space.
+// SimpleState is the per-character state of a simple spring chain, in
+// centre space: each tip's position after the last step and its velocity,
+// and where the animation put the tip at the last step (the anchor the
+// damping and the bounciness are measured against).
 type SimpleState struct {
-	LastTip, Velocity []mgl32.Vec3
+	LastTip, Velocity, LastAnim []mgl32.Vec3
 }
 
 // NewState returns a state sized for c; call ResetSimple before the first
 // step.
 func (c *SimpleChain) NewState() SimpleState {
 	n := c.Len()
-	return SimpleState{LastTip: make([]mgl32.Vec3, n), Velocity: make([]mgl32.Vec3, n)}
+	return SimpleState{LastTip: make([]mgl32.Vec3, n), Velocity: make([]mgl32.Vec3, n), LastAnim: make([]mgl32.Vec3, n)}
+}
+
+// fits reports whether every slice of s holds n joints.
+func (s *SimpleState) fits(n int) bool {
+	return len(s.LastTip) >= n && len(s.Velocity) >= n && len(s.LastAnim) >= n
 }
 
 // ResetSimple puts every tip at its animated position (animLocalRot: the
-// bones' animated local rotations) with zero velocity.
+// bones' animated local rotations) at rest: zero velocity, the anchor
+// where the tip is.
 func ResetSimple(s *SimpleState, c *SimpleChain, animLocalRot []mgl32.Quat,
 	parentPos mgl32.Vec3, parentRot mgl32.Quat, parentScale mgl32.Vec3,
 	centerPos mgl32.Vec3, centerRot mgl32.Quat) {
 	n := len(c.joints)
-	if len(animLocalRot) < n || len(s.LastTip) < n || len(s.Velocity) < n {
+	if len(animLocalRot) < n || !s.fits(n) {
 		return
 	}
 	p := transform{pos: ld(&parentPos), rot: ldq(&parentRot), scale: ld(&parentScale)}
@@ -134,25 +164,32 @@ func ResetSimple(s *SimpleState, c *SimpleChain, animLocalRot []mgl32.Quat,
 		w := p.child(j.localPos, ldq(&animLocalRot[i]), j.localScale)
 		tip := w.pos.add(w.rot.rot(w.scale.mul(j.springEnd)))
 		s.LastTip[i] = cr.invRot(tip.sub(cp)).vec()
+		s.LastAnim[i] = s.LastTip[i]
 		s.Velocity[i] = mgl32.Vec3{}
 		p = w
 	}
 }
 
-// StepSimple advances a simple spring chain by dt. animLocalRot holds the
-// animated local rotations; the new ones go to dstLocalRot, which may be
-// the same slice. Bones are processed parent first, each seeing its
-// parent's new rotation. Per bone:
+// StepSimple advances a simple spring chain by dt seconds. animLocalRot
+// holds the animated local rotations; the new ones go to dstLocalRot,
+// which may be the same slice. Bones are processed parent first, each
+// seeing its parent's new rotation. Per bone (see the package doc):
 //
 //	animTip  = the tip where the animated bone puts it
-//	force    = bounciness*(animTip-lastTip) + stiffness*scale*dir(animTip-head) - damping*velocity
+//	move     = animTip - lastAnim                      // the anchor's motion this step
+//	carried  = lastTip + move                          // the tip, had it moved with the anchor
+//	force    = bounciness*(animTip - carried)
+//	         + stiffness*s*across(animDir, carried-head)
+//	         - damping*(velocity - move/dt)
 //	velocity += force*dt
 //	tip      = head + length*dir(lastTip + velocity*dt - head)
 //	rotation = FromTo(animTip-head, tip-head) * animated world rotation
+//	lastTip, lastAnim = tip, animTip
 //
-// The stiffness term is a unit direction in the source; it is multiplied by
-// the bone's world scale (largest component) so that a scaled rig moves
-// exactly scaled.
+// across(d, r) is d without its part along r. s is the bone's world scale
+// over its RestScale (largest components), so that the scale a rig was
+// authored at changes nothing and a rig scaled since moves exactly scaled.
+// A zero dt moves nothing: the anchor's motion then adds no velocity.
 //
 // The kernel composes the helpers' inline pieces (rotT, rotFin, mulW...)
 // rather than calling rot, mul and fromTo: each call spilled every live
@@ -162,12 +199,19 @@ func StepSimple(dstLocalRot, animLocalRot []mgl32.Quat, s *SimpleState, c *Simpl
 	centerPos mgl32.Vec3, centerRot mgl32.Quat, dt float32) {
 	joints := c.joints
 	n := len(joints)
-	if len(dstLocalRot) < n || len(animLocalRot) < n || len(s.LastTip) < n || len(s.Velocity) < n {
+	if len(dstLocalRot) < n || len(animLocalRot) < n || !s.fits(n) {
 		return
 	}
-	dstLocalRot, animLocalRot, lastTips, vels := dstLocalRot[:n], animLocalRot[:n], s.LastTip[:n], s.Velocity[:n]
+	dstLocalRot, animLocalRot = dstLocalRot[:n], animLocalRot[:n]
+	lastTips, vels, lastAnims := s.LastTip[:n], s.Velocity[:n], s.LastAnim[:n]
 	if !(dt >= 0) || dt-dt != 0 {
 		dt = 0
+	}
+	// The anchor's velocity times dt is its move: the damping adds
+	// damping*move to the velocity, nothing when no time passes.
+	moving := float32(1)
+	if dt == 0 {
+		moving = 0
 	}
 	p := transform{pos: ld(&parentPos), rot: ldq(&parentRot), scale: ld(&parentScale)}
 	cp, cr := ld(&centerPos), ldq(&centerRot)
@@ -196,15 +240,24 @@ func StepSimple(dstLocalRot, animLocalRot []mgl32.Quat, s *SimpleState, c *Simpl
 		}
 		animTip := head.add(animOff)
 
-		last, vel := ld(&lastTips[i]), ld(&vels[i])
+		last, vel, lastAnim := ld(&lastTips[i]), ld(&vels[i]), ld(&lastAnims[i])
 		if centred {
 			last = cr.rotFin(last, cr.rotT(last)).add(cp)
 			vel = cr.rotFin(vel, cr.rotT(vel))
+			lastAnim = cr.rotFin(lastAnim, cr.rotT(lastAnim)).add(cp)
 		}
-		force := animTip.sub(last).scale(j.bounciness).
-			add(animDir.scale(j.stiffness * maxAbs(w.scale))).
+		move := animTip.sub(lastAnim)
+		carried := last.add(move)
+		// pull = across(animDir, carried-head), inline
+		var pull v3
+		rel := carried.sub(head)
+		if r2 := rel.dot(rel); r2 > 1e-12 && r2-r2 == 0 {
+			pull = animDir.sub(rel.scale(animDir.dot(rel) / r2))
+		}
+		force := animTip.sub(carried).scale(j.bounciness).
+			add(pull.scale(j.stiffness * maxAbs(w.scale))).
 			sub(vel.scale(j.damping))
-		vel = vel.add(force.scale(dt))
+		vel = vel.add(force.scale(dt)).add(move.scale(j.damping * moving))
 		tip := last.add(vel.scale(dt))
 		tip = head.add(tip.sub(head).norm(animDir).scale(length))
 		if !tip.finite() || !vel.finite() {
@@ -215,8 +268,10 @@ func StepSimple(dstLocalRot, animLocalRot []mgl32.Quat, s *SimpleState, c *Simpl
 			rel := tip.sub(cp)
 			lastTips[i] = ci.rotFin(rel, ci.rotT(rel)).vec()
 			vels[i] = ci.rotFin(vel, ci.rotT(vel)).vec()
+			rel = animTip.sub(cp)
+			lastAnims[i] = ci.rotFin(rel, ci.rotT(rel)).vec()
 		} else {
-			lastTips[i], vels[i] = tip.vec(), vel.vec()
+			lastTips[i], vels[i], lastAnims[i] = tip.vec(), vel.vec(), animTip.vec()
 		}
 
 		// w.rot = fromTo(animDir, tip-head) * w.rot

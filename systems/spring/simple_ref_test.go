@@ -8,9 +8,8 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// refStepSimple is StepSimple as first written, on the chain's
-// description and through the helpers' calls: the kernel must give the
-// same bits.
+// refStepSimple is StepSimple written plainly, on the chain's description
+// and through the helpers' calls: the kernel must give the same bits.
 func refStepSimple(dstLocalRot, animLocalRot []mgl32.Quat, s *SimpleState, d *SimpleChainDesc,
 	parentPos mgl32.Vec3, parentRot mgl32.Quat, parentScale mgl32.Vec3,
 	centerPos mgl32.Vec3, centerRot mgl32.Quat, dt float32) {
@@ -33,14 +32,30 @@ func refStepSimple(dstLocalRot, animLocalRot []mgl32.Quat, s *SimpleState, d *Si
 		length := animOff.len()
 		animDir := animOff.norm(w.rot.rot(v3{0, 1, 0}))
 		animTip := head.add(animOff)
-		last, vel := ld(&s.LastTip[i]), ld(&s.Velocity[i])
+		last, vel, lastAnim := ld(&s.LastTip[i]), ld(&s.Velocity[i]), ld(&s.LastAnim[i])
 		if centred {
-			last, vel = cr.rot(last).add(cp), cr.rot(vel)
+			last, vel, lastAnim = cr.rot(last).add(cp), cr.rot(vel), cr.rot(lastAnim).add(cp)
 		}
-		force := animTip.sub(last).scale(j.Bounciness).
-			add(animDir.scale(j.Stiffness * maxAbs(w.scale))).
+		stiffness := j.Stiffness
+		if j.RestScale != (mgl32.Vec3{}) {
+			stiffness /= maxAbs(ld(&j.RestScale))
+		}
+		move := animTip.sub(lastAnim)
+		carried := last.add(move)
+		r := carried.sub(head)
+		var pull v3
+		if r2 := r.dot(r); r2 > 1e-12 && r2-r2 == 0 {
+			pull = animDir.sub(r.scale(animDir.dot(r) / r2))
+		}
+		force := animTip.sub(carried).scale(j.Bounciness).
+			add(pull.scale(stiffness * maxAbs(w.scale))).
 			sub(vel.scale(j.Damping))
 		vel = vel.add(force.scale(dt))
+		if dt > 0 {
+			vel = vel.add(move.scale(j.Damping))
+		} else {
+			vel = vel.add(move.scale(0))
+		}
 		tip := last.add(vel.scale(dt))
 		tip = head.add(tip.sub(head).norm(animDir).scale(length))
 		if !tip.finite() || !vel.finite() {
@@ -48,8 +63,9 @@ func refStepSimple(dstLocalRot, animLocalRot []mgl32.Quat, s *SimpleState, d *Si
 		}
 		if centred {
 			s.LastTip[i], s.Velocity[i] = cr.invRot(tip.sub(cp)).vec(), cr.invRot(vel).vec()
+			s.LastAnim[i] = cr.invRot(animTip.sub(cp)).vec()
 		} else {
-			s.LastTip[i], s.Velocity[i] = tip.vec(), vel.vec()
+			s.LastTip[i], s.Velocity[i], s.LastAnim[i] = tip.vec(), vel.vec(), animTip.vec()
 		}
 		w.rot = fromTo(animDir, tip.sub(head)).mul(w.rot)
 		dstLocalRot[i] = p.rot.conj().mul(w.rot).quat()
@@ -57,7 +73,7 @@ func refStepSimple(dstLocalRot, animLocalRot []mgl32.Quat, s *SimpleState, d *Si
 	}
 }
 
-// refResetSimple is ResetSimple as first written.
+// refResetSimple is ResetSimple written plainly.
 func refResetSimple(s *SimpleState, d *SimpleChainDesc, animLocalRot []mgl32.Quat,
 	parentPos mgl32.Vec3, parentRot mgl32.Quat, parentScale mgl32.Vec3,
 	centerPos mgl32.Vec3, centerRot mgl32.Quat) {
@@ -72,6 +88,7 @@ func refResetSimple(s *SimpleState, d *SimpleChainDesc, animLocalRot []mgl32.Qua
 		w := p.child(ld(&j.LocalPos), ldq(&animLocalRot[i]), ld(&ls))
 		tip := w.pos.add(w.rot.rot(w.scale.mul(ld(&j.SpringEnd))))
 		s.LastTip[i] = cr.invRot(tip.sub(cp)).vec()
+		s.LastAnim[i] = s.LastTip[i]
 		s.Velocity[i] = mgl32.Vec3{}
 		p = w
 	}
@@ -116,6 +133,9 @@ func TestSimpleMatchesReferenceBitForBit(t *testing.T) {
 			case 3:
 				j.SpringEnd = mgl32.Vec3{} // no length: the fallbacks
 			}
+			if rng.Intn(2) == 1 {
+				j.RestScale = mgl32.Vec3{0.01 + rng.Float32(), 0.01 + rng.Float32(), -0.01 - rng.Float32()}
+			}
 			d.Joints = append(d.Joints, j)
 		}
 		c, err := NewSimpleChain(&d)
@@ -140,7 +160,7 @@ func TestSimpleMatchesReferenceBitForBit(t *testing.T) {
 		got, want := make([]mgl32.Quat, n), make([]mgl32.Quat, n)
 		for f := 0; f < 20; f++ {
 			for i := 0; i < n; i++ {
-				if !same(s.LastTip[i], r.LastTip[i]) || !same(s.Velocity[i], r.Velocity[i]) {
+				if !same(s.LastTip[i], r.LastTip[i]) || !same(s.Velocity[i], r.Velocity[i]) || !same(s.LastAnim[i], r.LastAnim[i]) {
 					t.Fatalf("trial %d frame %d joint %d: state %v %v, want %v %v", trial, f, i, s.LastTip[i], s.Velocity[i], r.LastTip[i], r.Velocity[i])
 				}
 			}

@@ -38,22 +38,33 @@ func idents(n int) []mgl32.Quat {
 }
 
 func TestSimpleSingleStepByHand(t *testing.T) {
-	// One bone at the origin, tip (0,1,0), last tip (0.6,0.8,0), dt 0.1.
-	// Bounciness 10: force = 10*((0,1,0)-(0.6,0.8,0)) = (-6,2,0),
+	// One bone at the origin, animated tip (0,1,0), last tip (0.6,0.8,0),
+	// dt 0.1. With the anchor still (last animated tip (0,1,0)):
+	// bounciness 10: force = 10*((0,1,0)-(0.6,0.8,0)) = (-6,2,0),
 	// velocity = (-0.6,0.2,0), tip = (0.54,0.82,0), clamped to length 1:
-	// (0.5499906, 0.8351709, 0). Adding stiffness 1 adds (0,1,0) to the
-	// force: tip (0.54,0.83,0) → (0.5453433, 0.8382128, 0). Damping 2 with
-	// velocity (1,0,0): force (-8,2,0), velocity (0.2,0.2,0), tip
-	// (0.62,0.82,0) → (0.6031083, 0.7976593, 0).
+	// (0.5499906, 0.8351709, 0). Adding stiffness 1 adds the part of
+	// (0,1,0) across the bone (0.6,0.8,0) to the force: (-0.48,0.36,0);
+	// velocity (-0.648,0.236,0), tip (0.5352,0.8236,0) → (0.5448881,
+	// 0.8385087, 0). Damping 2 with velocity (1,0,0): force (-8,2,0),
+	// velocity (0.2,0.2,0), tip (0.62,0.82,0) → (0.6031083, 0.7976593, 0).
+	// The anchor moving at the tip's velocity (1,0,0) (last animated tip
+	// (-0.1,1,0)): the damping takes nothing off, velocity (1,0,0), tip
+	// (0.7,0.8,0) → (0.6585046, 0.7525767, 0); with bounciness 10 the
+	// spring pulls towards where the tip was carried to: 10*((-0.1,1,0) -
+	// (0.6,0.8,0)) = (-7,2,0), velocity (0.3,0.2,0), tip (0.63,0.82,0) →
+	// (0.6092433, 0.7929834, 0).
+	still, moved := mgl32.Vec3{0, 1, 0}, mgl32.Vec3{-0.1, 1, 0}
 	cases := []struct {
-		name         string
-		b, k, d      float32
-		vel, wantVel mgl32.Vec3
-		want         mgl32.Vec3
+		name          string
+		b, k, d       float32
+		vel, lastAnim mgl32.Vec3
+		wantVel, want mgl32.Vec3
 	}{
-		{"bounciness", 10, 0, 0, mgl32.Vec3{}, mgl32.Vec3{-0.6, 0.2, 0}, mgl32.Vec3{0.5499905695, 0.8351708648, 0}},
-		{"stiffness", 10, 1, 0, mgl32.Vec3{}, mgl32.Vec3{-0.6, 0.3, 0}, mgl32.Vec3{0.5453432736, 0.8382128094, 0}},
-		{"damping", 10, 0, 2, mgl32.Vec3{1, 0, 0}, mgl32.Vec3{0.2, 0.2, 0}, mgl32.Vec3{0.6031082749, 0.7976593313, 0}},
+		{"bounciness", 10, 0, 0, mgl32.Vec3{}, still, mgl32.Vec3{-0.6, 0.2, 0}, mgl32.Vec3{0.5499905695, 0.8351708648, 0}},
+		{"stiffness", 10, 1, 0, mgl32.Vec3{}, still, mgl32.Vec3{-0.648, 0.236, 0}, mgl32.Vec3{0.5448881469, 0.8385087402, 0}},
+		{"damping", 10, 0, 2, mgl32.Vec3{1, 0, 0}, still, mgl32.Vec3{0.2, 0.2, 0}, mgl32.Vec3{0.6031082749, 0.7976593313, 0}},
+		{"damping moving anchor", 0, 0, 2, mgl32.Vec3{1, 0, 0}, moved, mgl32.Vec3{1, 0, 0}, mgl32.Vec3{0.6585046079, 0.7525766947, 0}},
+		{"bounciness moving anchor", 10, 0, 2, mgl32.Vec3{1, 0, 0}, moved, mgl32.Vec3{0.3, 0.2, 0}, mgl32.Vec3{0.6092433059, 0.7929833505, 0}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -62,11 +73,14 @@ func TestSimpleSingleStepByHand(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := c.NewState()
-			s.LastTip[0], s.Velocity[0] = mgl32.Vec3{0.6, 0.8, 0}, tc.vel
+			s.LastTip[0], s.Velocity[0], s.LastAnim[0] = mgl32.Vec3{0.6, 0.8, 0}, tc.vel, tc.lastAnim
 			rot := make([]mgl32.Quat, 1)
 			StepSimple(rot, idents(1), &s, c, mgl32.Vec3{}, mgl32.QuatIdent(), one, mgl32.Vec3{}, mgl32.QuatIdent(), 0.1)
 			if dist(s.LastTip[0], tc.want) > 1e-6 || dist(s.Velocity[0], tc.wantVel) > 1e-6 {
 				t.Errorf("tip %v velocity %v; want %v, %v", s.LastTip[0], s.Velocity[0], tc.want, tc.wantVel)
+			}
+			if s.LastAnim[0] != still {
+				t.Errorf("the last animated tip is %v, want %v", s.LastAnim[0], still)
 			}
 			if got := mathx.Rotate(rot[0], mgl32.Vec3{0, 1, 0}); dist(got, tc.want) > 1e-6 {
 				t.Errorf("the new rotation takes the spring end to %v, want %v", got, tc.want)
@@ -119,6 +133,36 @@ func TestSimpleBouncinessRestoresAndLags(t *testing.T) {
 		if dd := dist(s.LastTip[i], want[i]); dd > 1e-3 {
 			t.Errorf("tip %d at %v, want %v", i, s.LastTip[i], want[i])
 		}
+	}
+}
+
+func TestSimpleSteadyMotionDragsNothing(t *testing.T) {
+	// A 3 cm tip hanging from a parent that starts at once to move at a
+	// steady 1.2 m/s: the tip swings, then settles back on its anchor
+	// (the source's world damping holds it 75° out).
+	c, err := NewSimpleChain(&SimpleChainDesc{Joints: []SimpleJointDesc{{SpringEnd: mgl32.Vec3{0, -0.03, 0},
+		Bounciness: 40, Stiffness: 9.8, Damping: 6}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.NewState()
+	anim, rot := idents(1), make([]mgl32.Quat, 1)
+	ResetSimple(&s, c, anim, mgl32.Vec3{}, mgl32.QuatIdent(), one, mgl32.Vec3{}, mgl32.QuatIdent())
+	swing, settled := float32(0), float32(0)
+	for f := 1; f <= 300; f++ {
+		x := float32(f) / 60
+		StepSimple(rot, anim, &s, c, mgl32.Vec3{0, 0, 1.2 * x}, mgl32.QuatIdent(), one, mgl32.Vec3{}, mgl32.QuatIdent(), 1.0/60)
+		a := mathx.AngleBetween(rot[0], anim[0])
+		swing = max(swing, a)
+		if f > 240 {
+			settled = max(settled, a)
+		}
+	}
+	if swing < 0.2 {
+		t.Errorf("the sudden start swung the tip only %v rad", swing)
+	}
+	if settled > 1e-3 {
+		t.Errorf("at a steady speed the tip stays %v rad from its anchor", settled)
 	}
 }
 
@@ -231,6 +275,8 @@ func TestSimpleChainDescValidate(t *testing.T) {
 		{"Joints[0].Damping", SimpleJointDesc{Damping: -0.5}},
 		{"Joints[0].SpringEnd", SimpleJointDesc{SpringEnd: mgl32.Vec3{float32(math.Inf(-1)), 0, 0}}},
 		{"Joints[0].LocalPos", SimpleJointDesc{LocalPos: mgl32.Vec3{0, float32(math.NaN()), 0}}},
+		{"Joints[0].RestScale", SimpleJointDesc{RestScale: mgl32.Vec3{1, float32(math.Inf(1)), 1}}},
+		{"Joints[0].RestScale", SimpleJointDesc{RestScale: mgl32.Vec3{1e-13, 0, -1e-13}}},
 	}
 	for _, tc := range cases {
 		_, err := NewSimpleChain(&SimpleChainDesc{Joints: []SimpleJointDesc{tc.j}})
