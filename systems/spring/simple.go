@@ -74,8 +74,8 @@ func (d *SimpleChainDesc) Validate() error {
 	return nil
 }
 
-// minRestScale bounds SimpleJointDesc.RestScale from below, so that the
-// stiffness over it stays finite.
+// minRestScale bounds SimpleJointDesc.RestScale and VRMJointDesc.RestScale
+// from below, so that the forces over them stay finite.
 const minRestScale = 1e-12
 
 // SimpleChain is the immutable layout of a simple spring chain.

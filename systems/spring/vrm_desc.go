@@ -35,12 +35,9 @@ type VRMJointDesc struct {
 	// in, which changes nothing. Stiffness, gravity and the hit radius are
 	// world-space quantities at rest and scale by (world scale now) /
 	// RestScale, so only a change of scale at run time scales the motion.
-	// >= 0; below 1e-6 (a bone hidden by a zero scale) it counts as 1.
+	// 0 means 1; otherwise at least 1e-12 (minRestScale).
 	RestScale float32
 }
-
-// minRestScale is the smallest RestScale taken as given.
-const minRestScale = 1e-6
 
 // VRMChainDesc is a VRM spring: joints from root to tip, each joint node the
 // child of the previous one.
@@ -122,6 +119,9 @@ func (j *VRMJointDesc) validate() error {
 	}
 	if err := check.NonNegative(vrmDescType, "RestScale", j.RestScale); err != nil {
 		return err
+	}
+	if j.RestScale != 0 && j.RestScale < minRestScale {
+		return check.Errorf(vrmDescType, "RestScale", j.RestScale, "must be at least %g (or 0 for 1)", minRestScale)
 	}
 	return j.Limit.validate(vrmDescType, "Limit")
 }
@@ -248,7 +248,7 @@ func (sh *VRMShapes) NewVRMChain(d *VRMChainDesc) (*VRMChain, error) {
 		// The kernels scale forces and the hit radius by the world scale:
 		// divided by the rest scale here, they scale by its change.
 		per := float32(1)
-		if dj.RestScale >= minRestScale {
+		if dj.RestScale > 0 {
 			per = 1 / dj.RestScale
 		}
 		gravity := dj.GravityDir.Mul(dj.GravityPower * per)
