@@ -27,7 +27,9 @@ type Curve = chain.Curve
 // (ChainSettings.Curves; nil for none).
 type ChainCurves = chain.Curves
 
-// DefaultChainSettings returns DynamicBone's defaults.
+// DefaultChainSettings returns the chain defaults (see chain.DefaultSettings:
+// DynamicBone's, but with Inert 0.7 and Damping 0.04, for a walking
+// character).
 func DefaultChainSettings() ChainSettings { return chain.DefaultSettings() }
 
 // ColliderDesc is a collider in the space of the bone it is attached to.

@@ -113,11 +113,18 @@ type Settings struct {
 	Teleport TeleportMode
 }
 
-// DefaultSettings returns DynamicBone's defaults (damping, elasticity and
-// stiffness 0.1, no gravity) with the project's teleport defaults.
+// DefaultSettings returns defaults that look right on a walking
+// character, with the project's teleport defaults: elasticity and
+// stiffness 0.1 as DynamicBone's, no gravity, but Inert 0.7 and Damping
+// 0.04 where DynamicBone has 0 and 0.1. With DynamicBone's, a 3 cm
+// earring of three bones trails 61° behind a steady 1.2 m/s walk
+// (damping acts on world velocity, like strong air drag); with these it
+// hangs within 15° (12°) and still swings 27-51° when the walker starts or
+// stops (TestChainEarringOnAWalk). KawaiiPhysics ships the same idea as
+// its default world damping of 0.8.
 func DefaultSettings() Settings {
 	return Settings{
-		Damping: 0.1, Elasticity: 0.1, Stiffness: 0.1,
+		Damping: 0.04, Elasticity: 0.1, Stiffness: 0.1, Inert: 0.7,
 		Weight:           DefaultWeight,
 		UpdateRate:       DefaultUpdateRate,
 		TeleportDistance: DefaultTeleportDistance,
