@@ -11,6 +11,16 @@ import (
 	"github.com/sway-anim/sway/systems/collide"
 )
 
+// mustGLB writes a corpus file.
+func mustGLB(t testing.TB, c CorpusFile) []byte {
+	t.Helper()
+	glb, err := c.GLB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return glb
+}
+
 // loadCorpus writes and reads one corpus file; it also returns the file's
 // JSON text.
 func loadCorpus(t *testing.T, name string) (*Rig, string) {
@@ -114,7 +124,9 @@ func cChildren(r *Rig, name string) []string {
 
 // Every corpus file is described, loads without warnings as the version
 // its exporter writes, and every spring and collider names bones of the
-// rig; a twin is another entry of the list.
+// rig; a twin is another entry of the list. An avatar maps its hips and
+// head and writes its numbers from float32; a bare file (three-vrm's
+// examples) has no skin and no humanoid, and is hand-written.
 func TestCorpusLoads(t *testing.T) {
 	names := map[string]bool{}
 	for _, c := range Corpus() {
@@ -136,15 +148,26 @@ func TestCorpusLoads(t *testing.T) {
 			if r.Version != want || len(r.Warnings) != 0 || len(r.Springs) == 0 || len(r.Colliders) == 0 {
 				t.Fatalf("version %v (want %v), warnings %v, %d springs, %d colliders", r.Version, want, r.Warnings, len(r.Springs), len(r.Colliders))
 			}
-			if r.HumanBone("hips") == "" || r.HumanBone("head") == "" {
-				t.Errorf("humanoid map without hips or head: %v", r.Humanoid)
-			}
 			for i, s := range r.Springs {
 				for _, j := range s.Joints {
 					if _, ok := cBone(r, j.Bone); !ok {
 						t.Errorf("spring %d: joint %q is no bone", i, j.Bone)
 					}
 				}
+			}
+			if c.Bare {
+				// No avatar, numbers as typed: three-vrm's examples.
+				doc := glbJSON(t, mustGLB(t, c)).(map[string]any)
+				if _, ok := doc["skins"]; ok || len(r.Humanoid) != 0 || strings.Contains(js, extVRM1) {
+					t.Errorf("a bare file with skins %v, humanoid %v or %s", doc["skins"], r.Humanoid, extVRM1)
+				}
+				if g := doc["asset"].(map[string]any)["generator"]; g != "Handwritten" {
+					t.Errorf("generator %v, want Handwritten", g)
+				}
+				return
+			}
+			if r.HumanBone("hips") == "" || r.HumanBone("head") == "" {
+				t.Errorf("humanoid map without hips or head: %v", r.Humanoid)
 			}
 			// Numbers are written as the exporters hold them, in float32.
 			if !strings.Contains(js, "000000") && !strings.Contains(js, "999999") {
@@ -349,8 +372,8 @@ func TestCorpusTwinsAgreeAtRest(t *testing.T) {
 			}
 		})
 	}
-	if pairs != 2 {
-		t.Errorf("%d twin pairs, want 2", pairs)
+	if pairs != 3 {
+		t.Errorf("%d twin pairs, want 3", pairs)
 	}
 	cm, _ := loadCorpus(t, "blender-cm")
 	if c := cm.Colliders[0]; c.Bone != "head" || !c.Shape.Offset.ApproxEqualThreshold(mgl32.Vec3{0, 9, 1}, 1e-5) || c.Shape.Radius != 0.085 {
@@ -370,5 +393,73 @@ func TestCorpusTwinsAgreeAtRest(t *testing.T) {
 	}
 	if c := tail.Colliders[0]; c.Bone != "tail_collider" || math.Abs(float64(c.Shape.Offset[1])-0.04) > 1e-7 || c.Shape.Radius != 0.06 {
 		t.Errorf("seat collider %+v", c)
+	}
+}
+
+// three-vrm's examples: two scene roots, the spring from one and its
+// collider on the other, so the spring hangs from the scene bone; the
+// spring root scaled 0.25 puts the tip, four nodes of 2 units below
+// (0, 2, 0), at the origin. Hand-worked colliders: the sphere's offset
+// (0, 0.2, 0) under the node at (0, 0.7, -0.75) scaled 0.5 is the centre
+// (0, 0.8, -0.75), radius 0.35 as written; the plane's normal (-1, 0, 0)
+// under the node's quarter turn about +Y faces +Z from (0, 1, -0.3); the
+// inside sphere, its offset left out, is centred on its node (0, 0.9, 0)
+// with radius 1.2. The extended shapes replace their fallbacks.
+func TestCorpusThreeVRMExamples(t *testing.T) {
+	type want struct {
+		kind          collide.Kind
+		bound         collide.Bound
+		at, normal    [3]float64
+		radius        float32
+		version, base string
+	}
+	for _, c := range []struct {
+		name  string
+		scale float32
+		want  want
+	}{
+		{"threevrm-sphere", 0.25, want{collide.Sphere, collide.Outside, [3]float64{0, 0.8, -0.75}, [3]float64{}, 0.35, "", `"radius":0.35`}},
+		{"threevrm-sphere-unscaled", 1, want{collide.Sphere, collide.Outside, [3]float64{0, 0.8, -0.75}, [3]float64{}, 0.35, "", `"radius":0.35`}},
+		{"threevrm-plane", 0.25, want{collide.Plane, collide.Outside, [3]float64{0, 1, -0.3}, [3]float64{0, 0, 1}, 0, `"specVersion":"1.0-draft"`, `"offset":[1000,0,0],"radius":1000`}},
+		{"threevrm-inside", 0.25, want{collide.Sphere, collide.Inside, [3]float64{0, 0.9, 0}, [3]float64{}, 1.2, `"specVersion":"1.0"`, `"offset":[0,-10000,0],"radius":0`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, js := loadCorpus(t, c.name)
+			if r.SceneBone != SceneBoneName || r.Skeleton.Bones[0].Name != SceneBoneName {
+				t.Fatalf("scene bone %q, first bone %q", r.SceneBone, r.Skeleton.Bones[0].Name)
+			}
+			if got := cChildren(r, SceneBoneName); strings.Join(got, ",") != "Spring 1,Collider" {
+				t.Errorf("scene roots %v, want Spring 1 and Collider", got)
+			}
+			if len(r.Springs) != 1 || len(r.Springs[0].Joints) != 5 || r.Springs[0].Joints[0].Bone != "Spring 1" || r.Springs[0].Colliders[0] != 0 {
+				t.Fatalf("springs %+v", r.Springs)
+			}
+			j := r.Springs[0].Joints[0]
+			if j.Stiffness != 1 || j.GravityPower != 0 || j.DragForce != 0.4 || j.HitRadius != 0.25 {
+				t.Errorf("joint settings %+v", j)
+			}
+			i, _ := cBone(r, "Spring 1")
+			m := cModelRest(r)
+			if s := r.Skeleton.Bones[i].Scale; s != (mgl32.Vec3{c.scale, c.scale, c.scale}) || !cNear(m["Spring 5"].pos, [3]float64{}, 1e-9) {
+				t.Errorf("Spring 1 scale %v (want %v), the tip at %v (want the origin)", s, c.scale, m["Spring 5"].pos)
+			}
+			if len(r.Colliders) != 1 {
+				t.Fatalf("%d colliders", len(r.Colliders))
+			}
+			col, w := r.Colliders[0], c.want
+			d := col.Shape
+			if col.Bone != "Collider" || d.Kind != w.kind || d.Bound != w.bound || d.Radius != w.radius || !cNear(cColliderAt(m, col, d.Offset), w.at, 1e-6) {
+				t.Errorf("collider %+v at %v, want %+v", col, cColliderAt(m, col, d.Offset), w)
+			}
+			if w.kind == collide.Plane {
+				n := m["Collider"]
+				if got := cqrot(n.rot, [3]float64{float64(d.Normal[0]), float64(d.Normal[1]), float64(d.Normal[2])}); !cNear(got, w.normal, 1e-6) {
+					t.Errorf("the plane faces %v, want %v", got, w.normal)
+				}
+			}
+			if !strings.Contains(js, w.version) || !strings.Contains(js, w.base) {
+				t.Errorf("the JSON lacks %s or %s", w.version, w.base)
+			}
+		})
 	}
 }
