@@ -7,8 +7,8 @@ import (
 )
 
 // The corpus files of the spring bone extensions: springs rooted at scene
-// roots as three-vrm's examples lay them out, VRMC_springBone_extended_collider
-// and VRMC_springBone_limit on avatars as UniVRM 1.0 writes them.
+// roots as three-vrm's examples lay them out, and
+// VRMC_springBone_extended_collider on an avatar as UniVRM 1.0 writes it.
 
 // threeVRMKind selects one of the three-vrm-style example files.
 type threeVRMKind int
@@ -108,5 +108,127 @@ func corpusThreeVRM(kind threeVRMKind) ([]byte, error) {
 		"colliderGroups": []any{corpusObj{"colliders": []int{0}}},
 		"springs":        []any{corpusObj{"joints": joints, "colliderGroups": []int{0}}},
 	}}
+	return corpusGLB(doc)
+}
+
+// extendedFallback is the base shape VRMC_springBone_extended_collider's
+// README recommends an exporter write for readers without the extension:
+// for an inside sphere or capsule a sphere of radius 0 far away, which
+// touches nothing; for a plane a sphere of radius 1000 behind it
+// (offset - 1000·normal), which stands for it.
+func extendedFallback(kind string, part corpusObj) corpusObj {
+	if kind == "plane" {
+		off, n := part["offset"].([]float64), part["normal"].([]float64)
+		return corpusObj{"sphere": corpusObj{"offset": []float64{c32(off[0] - 1000*n[0]), c32(off[1] - 1000*n[1]), c32(off[2] - 1000*n[2])}, "radius": c32(1000)}}
+	}
+	return corpusObj{"sphere": corpusObj{"offset": c32v([3]float64{0, -10000, 0}), "radius": c32(0)}}
+}
+
+// extendedCollider is a collider with a VRMC_springBone_extended_collider
+// shape (kind "sphere", "capsule" or "plane"), with the fallback base
+// shape or with none.
+func extendedCollider(node int, kind string, part corpusObj, fallback bool) corpusObj {
+	c := corpusObj{"node": node, "extensions": corpusObj{extExtended: corpusObj{"specVersion": "1.0", "shape": corpusObj{kind: part}}}}
+	if fallback {
+		c["shape"] = extendedFallback(kind, part)
+	}
+	return c
+}
+
+// vroidLongHair adds n strands of long hair down the back from the back
+// of the head, J_Sec_Hair_Long<i>_01 …, each bones long (the last is the
+// tail), slanting away from the back as they fall.
+func vroidLongHair(b *cBuilder, n, bones int) [][]string {
+	var out [][]string
+	for i := 1; i <= n; i++ {
+		x := 0.06 * (float64(i-1)/float64(max(n-1, 1)) - 0.5)
+		out = append(out, b.strand("J_Bip_C_Head", func(k int) string { return fmt.Sprintf("J_Sec_Hair_Long%d_%02d", i, k) }, bones,
+			[3]float64{x, 0.05, -0.09}, [3]float64{x * 0.1, -0.07, -0.015}))
+	}
+	return out
+}
+
+// corpusUniVRM1Extended is a VRoid Studio avatar as UniVRM 1.0 exports it
+// with VRMC_springBone_extended_collider colliders after VRoid's own: an
+// inside sphere about the back of the head that the long hair stays in,
+// an inside capsule down from the hips that the skirt stays in, a plane
+// behind the back (normal -Z on the upper chest) that keeps the long hair
+// off it and a plane before the face (normal +Z on the head) that keeps
+// the bangs off it, each in a collider group of its own listed by the
+// springs it holds. With fallback every extended collider also has the
+// base shape the extension's README recommends; without, none, as an
+// exporter that writes only the extension does: the two load alike.
+func corpusUniVRM1Extended(fallback bool) ([]byte, error) {
+	b := newCBuilder()
+	body := vroidBody(b)
+	hair := vroidHair(b, 8, 4)
+	long := vroidLongHair(b, 4, 6)
+	skirt := vroidSkirt(b, 4, []string{"Front0", "Side0", "Side1", "Back0"})
+	for _, m := range []string{"Face", "Body", "Hair"} {
+		b.add(m, "", [3]float64{}).skin = m
+	}
+	var hairBones, skirtBones []string
+	for _, s := range append(hair, long...) {
+		hairBones = append(hairBones, s...)
+	}
+	for _, s := range skirt {
+		skirtBones = append(skirtBones, s...)
+	}
+	b.skins = []cSkin{
+		{"Face", []string{"J_Bip_C_Head", "J_Adj_L_FaceEye", "J_Adj_R_FaceEye"}},
+		{"Body", append(append([]string{}, body...), skirtBones...)},
+		{"Hair", append([]string{"J_Bip_C_Head"}, hairBones...)},
+	}
+	doc, idx, err := b.document(cDocOptions{generator: "UniGLTF-2.60.0", materials: []*gltf.Material{mtoon1("Face"), mtoon1("Body"), mtoon1("Hair")}})
+	if err != nil {
+		return nil, err
+	}
+	colliders, groups := vroidColliders(idx)
+	extended := []struct {
+		group, node, kind string
+		part              corpusObj
+	}{
+		{"HairVolume", "J_Bip_C_Head", "sphere", corpusObj{"offset": c32v([3]float64{0, -0.15, -0.1}), "radius": c32(0.25), "inside": true}},
+		{"SkirtVolume", "J_Bip_C_Hips", "capsule", corpusObj{"offset": c32v([3]float64{0, 0, 0}), "radius": c32(0.26), "tail": c32v([3]float64{0, -0.45, 0}), "inside": true}},
+		{"Back", "J_Bip_C_UpperChest", "plane", corpusObj{"offset": c32v([3]float64{0, 0, -0.08}), "normal": c32v([3]float64{0, 0, -1})}},
+		{"Face", "J_Bip_C_Head", "plane", corpusObj{"offset": c32v([3]float64{0, 0.06, 0.08}), "normal": c32v([3]float64{0, 0, 1})}},
+	}
+	group := map[string]int{}
+	for _, e := range extended {
+		group[e.group] = len(groups)
+		groups = append(groups, corpusObj{"name": e.group, "colliders": []int{len(colliders)}})
+		colliders = append(colliders, extendedCollider(idx[e.node], e.kind, e.part, fallback))
+	}
+	down := [3]float64{0, -1, 0}
+	spring := func(name string, chain []string, stiff []float64, power, drag, hit float64, center string, cg []int) corpusObj {
+		var js []any
+		for k, n := range chain {
+			js = append(js, springJoint1(idx[n], stiff[min(k, len(stiff)-1)], power, down, drag, hit))
+		}
+		s := corpusObj{"name": name, "joints": js, "colliderGroups": cg}
+		if center != "" {
+			s["center"] = idx[center]
+		}
+		return s
+	}
+	var springs []any
+	for i, h := range hair {
+		cg := []int{0, 3}
+		if deg := -150 + 300*float64(i)/7; deg > -30 && deg < 30 {
+			cg = append(cg, group["Face"]) // the bangs
+		}
+		springs = append(springs, spring(fmt.Sprintf("Hair%d", i+1), h, []float64{1.2, 1, 0.8}, 0.05, 0.4, 0.02, "", cg))
+	}
+	for i, h := range long {
+		springs = append(springs, spring(fmt.Sprintf("HairLong%d", i+1), h, []float64{0.8, 0.6, 0.5}, 0.1, 0.3, 0.02, "", []int{0, 1, group["Back"], group["HairVolume"]}))
+	}
+	for i, s := range skirt {
+		springs = append(springs, spring(fmt.Sprintf("Skirt%d", i+1), s, []float64{2, 1.5, 1}, 0.3, 0.35, 0.02, "", []int{2, group["SkirtVolume"]}))
+	}
+	doc.ExtensionsUsed = append(append([]string{}, extensions1...), extExtended)
+	doc.Extensions = gltf.Extensions{
+		"VRMC_vrm":        vrm1Ext("Corpus UniVRM extended colliders", idx, vroidHuman, "J_Bip_C_Head"),
+		"VRMC_springBone": corpusObj{"specVersion": "1.0", "colliders": colliders, "colliderGroups": groups, "springs": springs},
+	}
 	return corpusGLB(doc)
 }

@@ -3,6 +3,7 @@ package gltfrig
 import (
 	"encoding/binary"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -461,5 +462,88 @@ func TestCorpusThreeVRMExamples(t *testing.T) {
 				t.Errorf("the JSON lacks %s or %s", w.version, w.base)
 			}
 		})
+	}
+}
+
+// UniVRM 1.0 with extended colliders after VRoid's ten: an inside sphere
+// and an inside capsule, a plane behind the back and one before the
+// face, in groups of their own listed by the springs they hold. The
+// file with the README's fallback shapes and the one without load to the
+// same rig: the fallback is not read. Hand-worked: the head at
+// (0, 1.4, -0.003) puts the inside sphere's centre (offset
+// (0, -0.15, -0.1)) at (0, 1.25, -0.103); the upper chest at
+// (0, 1.195, -0.003) puts the back plane's point (offset (0, 0, -0.08))
+// at (0, 1.195, -0.083); its fallback sphere of radius 1000 is centred
+// at offset - 1000·normal = (0, 0, 999.92).
+func TestCorpusExtendedColliders(t *testing.T) {
+	r, js := loadCorpus(t, "univrm1-extended")
+	bare, bareJS := loadCorpus(t, "univrm1-extended-nofallback")
+	if !reflect.DeepEqual(r.Skeleton, bare.Skeleton) || !reflect.DeepEqual(r.Colliders, bare.Colliders) || !reflect.DeepEqual(r.Springs, bare.Springs) {
+		t.Error("the files with and without the fallback shapes load to different rigs")
+	}
+	if len(r.Colliders) != 14 {
+		t.Fatalf("%d colliders, want 14", len(r.Colliders))
+	}
+	sphere := collide.NewSphere(mgl32.Vec3{0, -0.15, -0.1}, 0.25)
+	sphere.Bound = collide.Inside
+	capsule := collide.NewCapsule(mgl32.Vec3{}, mgl32.Vec3{0, -0.45, 0}, 0.26, 0.26)
+	capsule.Bound = collide.Inside
+	want := []Collider{
+		{"J_Bip_C_Head", sphere},
+		{"J_Bip_C_Hips", capsule},
+		{"J_Bip_C_UpperChest", collide.NewPlane(mgl32.Vec3{0, 0, -0.08}, mgl32.Vec3{0, 0, -1})},
+		{"J_Bip_C_Head", collide.NewPlane(mgl32.Vec3{0, 0.06, 0.08}, mgl32.Vec3{0, 0, 1})},
+	}
+	for i, w := range want {
+		got := r.Colliders[10+i]
+		if got.Bone != w.Bone || got.Shape.Kind != w.Shape.Kind || got.Shape.Bound != w.Shape.Bound || got.Shape.Radius != w.Shape.Radius ||
+			!got.Shape.Offset.ApproxEqualThreshold(w.Shape.Offset, 1e-7) || !got.Shape.Tail.ApproxEqualThreshold(w.Shape.Tail, 1e-7) ||
+			!got.Shape.Normal.ApproxEqualThreshold(w.Shape.Normal, 1e-7) {
+			t.Errorf("collider %d: %+v, want %+v", 10+i, got, w)
+		}
+	}
+	m := cModelRest(r)
+	if c := r.Colliders[10]; !cNear(cColliderAt(m, c, c.Shape.Offset), [3]float64{0, 1.25, -0.103}, 1e-6) {
+		t.Errorf("the inside sphere's centre at %v", cColliderAt(m, c, c.Shape.Offset))
+	}
+	if c := r.Colliders[12]; !cNear(cColliderAt(m, c, c.Shape.Offset), [3]float64{0, 1.195, -0.083}, 1e-6) {
+		t.Errorf("the back plane through %v", cColliderAt(m, c, c.Shape.Offset))
+	}
+	// The fallbacks, in one file only: a far sphere of radius 0 for each
+	// inside shape, a sphere of radius 1000 behind each plane.
+	for w, n := range map[string]int{
+		`"shape":{"sphere":{"offset":[0,-10000,0],"radius":0}}`:                                  2,
+		`"shape":{"sphere":{"offset":[0,0,999.9199829101562],"radius":1000}}`:                    1,
+		`"shape":{"sphere":{"offset":[0,0.05999999865889549,-999.9199829101562],"radius":1000}}`: 1,
+	} {
+		if got := strings.Count(js, w); got != n {
+			t.Errorf("%d fallbacks %s, want %d", got, w, n)
+		}
+		if strings.Contains(bareJS, w) {
+			t.Errorf("the file without fallbacks has %s", w)
+		}
+	}
+	for _, j := range []string{js, bareJS} {
+		if n := strings.Count(j, `"specVersion":"1.0"}},"node"`); n != 4 {
+			t.Errorf("the extension is written %d times with specVersion 1.0, want 4", n)
+		}
+	}
+	// The groups: the bangs list the face plane, the long hair the back
+	// plane and the inside sphere, the skirt the inside capsule.
+	lists := func(s Spring, c int) bool {
+		for _, k := range s.Colliders {
+			if k == c {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range r.Springs {
+		bangs := s.Name == "Hair4" || s.Name == "Hair5"
+		long := strings.HasPrefix(s.Name, "HairLong")
+		skirt := strings.HasPrefix(s.Name, "Skirt")
+		if lists(s, 10) != long || lists(s, 11) != skirt || lists(s, 12) != long || lists(s, 13) != bangs {
+			t.Errorf("spring %s lists colliders %v", s.Name, s.Colliders)
+		}
 	}
 }
