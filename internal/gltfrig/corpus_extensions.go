@@ -2,13 +2,15 @@ package gltfrig
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/qmuntal/gltf"
 )
 
 // The corpus files of the spring bone extensions: springs rooted at scene
 // roots as three-vrm's examples lay them out, and
-// VRMC_springBone_extended_collider on an avatar as UniVRM 1.0 writes it.
+// VRMC_springBone_extended_collider and VRMC_springBone_limit on avatars
+// as UniVRM 1.0 writes them.
 
 // threeVRMKind selects one of the three-vrm-style example files.
 type threeVRMKind int
@@ -228,6 +230,119 @@ func corpusUniVRM1Extended(fallback bool) ([]byte, error) {
 	doc.ExtensionsUsed = append(append([]string{}, extensions1...), extExtended)
 	doc.Extensions = gltf.Extensions{
 		"VRMC_vrm":        vrm1Ext("Corpus UniVRM extended colliders", idx, vroidHuman, "J_Bip_C_Head"),
+		"VRMC_springBone": corpusObj{"specVersion": "1.0", "colliders": colliders, "colliderGroups": groups, "springs": springs},
+	}
+	return corpusGLB(doc)
+}
+
+// limitJoint1 is a joint as UniVRM 1.0 writes it with a
+// VRMC_springBone_limit limit (kind "cone", "hinge" or "spherical"; the
+// limit's fields, its rotation x, y, z, w always written).
+func limitJoint1(j corpusObj, kind string, part corpusObj) corpusObj {
+	j["extensions"] = corpusObj{extLimit: corpusObj{"specVersion": "1.0-draft", "limit": corpusObj{kind: part}}}
+	return j
+}
+
+// cQuat writes a glTF quaternion from float32, as UniVRM holds it.
+func cQuat(q [4]float64) []float64 { return []float64{c32(q[0]), c32(q[1]), c32(q[2]), c32(q[3])} }
+
+// corpusUniVRM1Limits is a VRoid Studio avatar as UniVRM 1.0 exports it
+// with VRMC_springBone_limit limits (specVersion 1.0-draft) on every joint
+// of its strands but the last, which is only the tail: cones on the hair,
+// wider down each strand, the back strands' cones leaning away from the
+// head; hinges
+// on the skirt, each turned about its limit frame's +Y by the strand's
+// angle around the hips so that its axis is the strand's tangent (the
+// shortest arc from +Y to a strand falling outwards turns about that
+// tangent): the skirt swings in and out but not sideways; spherical
+// limits with a turn on earrings that hang straight down, where the
+// limit frame is the half turn about +X. VRoid's colliders.
+func corpusUniVRM1Limits() ([]byte, error) {
+	b := newCBuilder()
+	body := vroidBody(b)
+	hair := vroidHair(b, 10, 4)
+	skirt := vroidSkirt(b, 4, []string{"Front0", "Side0", "Side1", "Back0"})
+	var earrings [][]string
+	for _, side := range []struct {
+		s string
+		x float64
+	}{{"L", 1}, {"R", -1}} {
+		e := b.strand("J_Bip_C_Head", func(k int) string { return fmt.Sprintf("J_Sec_%s_Earring_%02d", side.s, k) }, 4,
+			[3]float64{side.x * 0.075, 0.03, 0.0}, [3]float64{0, -0.025, 0})
+		for _, n := range e {
+			b.node(n).mesh = true
+		}
+		earrings = append(earrings, e)
+	}
+	for _, m := range []string{"Face", "Body", "Hair"} {
+		b.add(m, "", [3]float64{}).skin = m
+	}
+	var hairBones, skirtBones []string
+	for _, s := range hair {
+		hairBones = append(hairBones, s...)
+	}
+	for _, s := range skirt {
+		skirtBones = append(skirtBones, s...)
+	}
+	b.skins = []cSkin{
+		{"Face", []string{"J_Bip_C_Head", "J_Adj_L_FaceEye", "J_Adj_R_FaceEye"}},
+		{"Body", append(append([]string{}, body...), skirtBones...)},
+		{"Hair", append([]string{"J_Bip_C_Head"}, hairBones...)},
+	}
+	doc, idx, err := b.document(cDocOptions{generator: "UniGLTF-2.60.0", materials: []*gltf.Material{mtoon1("Face"), mtoon1("Body"), mtoon1("Hair"), mtoon1("Earring")}})
+	if err != nil {
+		return nil, err
+	}
+	colliders, groups := vroidColliders(idx)
+	down := [3]float64{0, -1, 0}
+	y := [3]float64{0, 1, 0}
+	spring := func(name string, chain []string, stiff, power, drag, hit float64, cg []int, limit func(k int) (string, corpusObj)) corpusObj {
+		var js []any
+		for k, n := range chain {
+			j := springJoint1(idx[n], stiff, power, down, drag, hit)
+			if k < len(chain)-1 {
+				kind, part := limit(k)
+				j = limitJoint1(j, kind, part)
+			}
+			js = append(js, j)
+		}
+		return corpusObj{"name": name, "joints": js, "colliderGroups": cg}
+	}
+	var springs []any
+	for i, h := range hair {
+		deg := -150 + 300*float64(i)/9
+		tilt := cIdent
+		if deg < -90 || deg > 90 {
+			// The back strands' cones lean 15 degrees away from the head:
+			// a turn about the strand's tangent (cos, 0, -sin) of its
+			// angle, the axis of the shortest arc from +Y to the strand,
+			// the other way.
+			a := deg * math.Pi / 180
+			tilt = cAxis([3]float64{math.Cos(a), 0, -math.Sin(a)}, -15)
+		}
+		springs = append(springs, spring(fmt.Sprintf("Hair%d", i+1), h, 1.1, 0.05, 0.4, 0.02, []int{0, 3}, func(k int) (string, corpusObj) {
+			return "cone", corpusObj{"angle": c32(0.3 + 0.1*float64(k)), "rotation": cQuat(tilt)}
+		}))
+	}
+	angle := map[string]float64{"Front0": 25, "Side0": 70, "Side1": 110, "Back0": 155}
+	k := 0
+	for _, side := range []float64{1, -1} {
+		for _, part := range []string{"Front0", "Side0", "Side1", "Back0"} {
+			turn := cAxis(y, side*angle[part])
+			springs = append(springs, spring(fmt.Sprintf("Skirt%d", k+1), skirt[k], 1.5, 0.3, 0.35, 0.02, []int{2}, func(int) (string, corpusObj) {
+				return "hinge", corpusObj{"angle": c32(0.35), "rotation": cQuat(turn)}
+			}))
+			k++
+		}
+	}
+	for i, e := range earrings {
+		springs = append(springs, spring(fmt.Sprintf("Earring%d", i+1), e, 0.4, 0.6, 0.2, 0.008, []int{0}, func(int) (string, corpusObj) {
+			return "spherical", corpusObj{"pitch": c32(0.3), "yaw": c32(0.15), "rotation": cQuat(cAxis(y, 30))}
+		}))
+	}
+	doc.ExtensionsUsed = append(append([]string{}, extensions1...), extLimit)
+	doc.Extensions = gltf.Extensions{
+		"VRMC_vrm":        vrm1Ext("Corpus UniVRM limits", idx, vroidHuman, "J_Bip_C_Head"),
 		"VRMC_springBone": corpusObj{"specVersion": "1.0", "colliders": colliders, "colliderGroups": groups, "springs": springs},
 	}
 	return corpusGLB(doc)

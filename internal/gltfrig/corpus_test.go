@@ -10,6 +10,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/systems/collide"
+	"github.com/sway-anim/sway/systems/spring"
 )
 
 // mustGLB writes a corpus file.
@@ -545,5 +546,107 @@ func TestCorpusExtendedColliders(t *testing.T) {
 		if lists(s, 10) != long || lists(s, 11) != skirt || lists(s, 12) != long || lists(s, 13) != bangs {
 			t.Errorf("spring %s lists colliders %v", s.Name, s.Colliders)
 		}
+	}
+}
+
+// cLimitFrame is joint k's limit frame at rest in model space (w, x, y,
+// z): the joint's rest frame, the shortest arc from +Y to its bone axis
+// (the half turn about +X for exactly -Y), the limit's rotation.
+func cLimitFrame(r *Rig, m map[string]cRest, s Spring, k int) [4]float64 {
+	i, _ := cBone(r, s.Joints[k].Bone)
+	c, _ := cBone(r, s.Joints[k+1].Bone)
+	b := r.Skeleton.Bones[i]
+	p := r.Skeleton.Bones[c].Pos
+	a := [3]float64{float64(p[0]), float64(p[1]), float64(p[2])}
+	l := math.Sqrt(cDot(a, a))
+	a = [3]float64{a[0] / l, a[1] / l, a[2] / l}
+	arc := [4]float64{0, 1, 0, 0}
+	if a[1]+1 >= 1e-8 {
+		arc = [4]float64{1 + a[1], a[2], 0, -a[0]}
+		n := math.Sqrt(arc[0]*arc[0] + arc[1]*arc[1] + arc[3]*arc[3])
+		arc = [4]float64{arc[0] / n, arc[1] / n, 0, arc[3] / n}
+	}
+	q := s.Joints[k].Limit.Rotation
+	rest := cqmul(m[b.Parent].rot, [4]float64{float64(b.Rot.W), float64(b.Rot.V[0]), float64(b.Rot.V[1]), float64(b.Rot.V[2])})
+	return cqmul(cqmul(rest, arc), [4]float64{float64(q.W), float64(q.V[0]), float64(q.V[1]), float64(q.V[2])})
+}
+
+func cDot(a, b [3]float64) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+
+// UniVRM 1.0 with joint limits (1.0-draft) on every joint but the tail:
+// cones on the hair, 0.3, 0.4 and 0.5 rad down each strand, hinges of
+// 0.35 rad on the skirt, spherical limits of pitch 0.3 and yaw 0.15 on
+// the earrings. Hand-worked frames at rest: the skirt strand at angle d
+// around the hips falls outwards, so the shortest arc from +Y turns about
+// its tangent (cos d, 0, -sin d); the hinge's rotation, a turn of d about
+// +Y, takes the limit's X axis (the hinge's) onto that tangent. A back
+// hair strand's cone leans 15 degrees off the strand, away from the head.
+// An earring hangs exactly down: the half turn about +X, then the turn of
+// 30 degrees about +Y, take the limit's X to Rx(π)(cos 30°, 0, -sin 30°)
+// = (0.866, 0, 0.5).
+func TestCorpusLimits(t *testing.T) {
+	r, js := loadCorpus(t, "univrm1-limits")
+	if len(r.Springs) != 20 {
+		t.Fatalf("%d springs, want 20", len(r.Springs))
+	}
+	m := cModelRest(r)
+	limited, leaning := 0, 0
+	for _, s := range r.Springs {
+		for k, j := range s.Joints {
+			if k == len(s.Joints)-1 {
+				if j.Limit.Kind != spring.NoLimit {
+					t.Errorf("%s: a limit on the tail", s.Name)
+				}
+				continue
+			}
+			limited++
+			l := j.Limit
+			frame := cLimitFrame(r, m, s, k)
+			head, tail := m[j.Bone].pos, m[s.Joints[k+1].Bone].pos
+			bone := [3]float64{tail[0] - head[0], tail[1] - head[1], tail[2] - head[2]}
+			bl := math.Sqrt(cDot(bone, bone))
+			bone = [3]float64{bone[0] / bl, bone[1] / bl, bone[2] / bl}
+			axisY, axisX := cqrot(frame, [3]float64{0, 1, 0}), cqrot(frame, [3]float64{1, 0, 0})
+			switch {
+			case strings.HasPrefix(s.Name, "Hair"):
+				if l.Kind != spring.ConeLimit || math.Abs(float64(l.Angle)-(0.3+0.1*float64(k))) > 1e-7 {
+					t.Errorf("%s joint %d: %+v, want a cone of %.1f rad", s.Name, k, l, 0.3+0.1*float64(k))
+				}
+				// The lean: 15 degrees off the strand, outwards (further
+				// from the head's vertical axis), for the back strands.
+				lean := math.Acos(min(1, cDot(axisY, bone)))
+				radial := func(v [3]float64) float64 { return math.Hypot(v[0], v[2]) }
+				back := l.Rotation != mgl32.QuatIdent()
+				if back {
+					leaning++
+				}
+				if back && (math.Abs(lean-15*math.Pi/180) > 1e-5 || radial(axisY) <= radial(bone)) || !back && lean > 1e-6 {
+					t.Errorf("%s joint %d: the cone's axis %v leans %.4g rad off the strand %v", s.Name, k, axisY, lean, bone)
+				}
+			case strings.HasPrefix(s.Name, "Skirt"):
+				if l.Kind != spring.HingeLimit || l.Angle != 0.35 {
+					t.Errorf("%s joint %d: %+v, want a hinge of 0.35 rad", s.Name, k, l)
+				}
+				// The tangent: perpendicular to the strand and level.
+				if math.Abs(cDot(axisX, bone)) > 1e-6 || math.Abs(axisX[1]) > 1e-6 || math.Abs(cDot(axisY, bone)-1) > 1e-6 {
+					t.Errorf("%s joint %d: the hinge's axis %v is not the tangent of the strand %v", s.Name, k, axisX, bone)
+				}
+			case strings.HasPrefix(s.Name, "Earring"):
+				if l.Kind != spring.SphericalLimit || l.Phi != 0.3 || l.Theta != 0.15 || !cNear(bone, [3]float64{0, -1, 0}, 0) ||
+					!cNear(axisX, [3]float64{math.Sqrt(3) / 2, 0, 0.5}, 1e-6) || !cNear(axisY, [3]float64{0, -1, 0}, 1e-6) {
+					t.Errorf("%s joint %d: %+v, frame X %v and Y %v on the bone %v", s.Name, k, l, axisX, axisY, bone)
+				}
+			default:
+				t.Errorf("spring %s", s.Name)
+			}
+		}
+	}
+	if limited != 60 || strings.Count(js, `"specVersion":"1.0-draft"`) != 60 || leaning != 4*3 {
+		t.Errorf("%d joints with a limit, %d limits in the JSON, %d leaning cones; want 60, 60 and 12 (4 back strands)", limited, strings.Count(js, `"specVersion":"1.0-draft"`), leaning)
+	}
+	// The first skirt strand, at 25 degrees: its hinge turned 25 degrees
+	// about +Y, (0, sin 12.5°, 0, cos 12.5°), written from float32.
+	if !strings.Contains(js, `"hinge":{"angle":0.3499999940395355,"rotation":[0,0.2164396196603775,0,0.9762960076332092]}`) {
+		t.Error("the first skirt hinge is not written as UniVRM writes it")
 	}
 }
