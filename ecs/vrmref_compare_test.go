@@ -31,15 +31,15 @@ func swayPoints(ref *vrmRef, skel *sway.Skeleton, pose sway.PoseView) []v3d {
 	return pts
 }
 
-// corpusCompare steps sway and the reference along the walk and returns
-// the largest distance between their points, where and when.
-func corpusCompare(t *testing.T, r *sway.Rig) (ref *vrmRef, worst float64, at string, frame int, later, swing float64) {
+// corpusCompare steps sway and the reference frames frames along the walk
+// and returns the largest distance between their points, where and when.
+func corpusCompare(t *testing.T, r *sway.Rig, frames int) (ref *vrmRef, worst float64, at string, frame int, later, swing float64) {
 	run := newCorpusRun(t, r, 1)
 	ref, err := newVRMRef(r, corpusRoot(0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for k := 0; k < corpusFrames; k++ {
+	for k := 0; k < frames; k++ {
 		pose := run.step(t, k)
 		ref.step(corpusRoot(k), float64(corpusDt))
 		names, want := ref.tailPoints()
@@ -65,14 +65,19 @@ func corpusCompare(t *testing.T, r *sway.Rig) (ref *vrmRef, worst float64, at st
 
 // sway and the float64 reference agree on every corpus file to 1e-4 m:
 // every bone's world position and every 0.x virtual tail, every frame of
-// the ten-second walk. The walk puts the extensions to work: every
-// extended collider (inside or plane) pushes some tail and every kind of
-// joint limit a file has moves some tail, in the reference.
+// the ten-second walk (with -short, the six seconds of walking). The walk
+// puts the extensions to work: every extended collider (inside or plane)
+// pushes some tail and every kind of joint limit a file has moves some
+// tail, in the reference.
 func TestVRMReferenceAgreesOnCorpus(t *testing.T) {
+	frames := corpusFrames
+	if testing.Short() {
+		frames = int(corpusStop * 60) // the walk, to the stop
+	}
 	for _, c := range gltfrig.Corpus() {
 		t.Run(c.Name, func(t *testing.T) {
 			r := loadCorpusRig(t, c)
-			ref, worst, at, frame, later, swing := corpusCompare(t, r)
+			ref, worst, at, frame, later, swing := corpusCompare(t, r, frames)
 			t.Logf("largest deviation %.3g m (%s, frame %d), %.3g m from frame 30 on; the springs swing up to %.3g m from rest", worst, at, frame, later, swing)
 			if swing < 0.02 {
 				t.Errorf("the springs hardly swing (%.3g m): the comparison shows little", swing)

@@ -237,6 +237,9 @@ type refSpring struct {
 	center    int // -1 for world space
 	colliders []int
 	cur, prev []v3d // tails in centre space
+	// subtree is the first joint's bone and every bone below it, parents
+	// first: the bones whose world transform a step of the spring moves.
+	subtree []int
 }
 
 type refCollider struct {
@@ -355,6 +358,15 @@ func newVRMRef(r *sway.Rig, root sway.Transform) (*vrmRef, error) {
 			return nil, fmt.Errorf("springs hang from each other in a cycle")
 		}
 	}
+	for _, s := range ref.springs {
+		in := map[int]bool{s.joints[0].bone: true}
+		for i := range ref.names {
+			if in[i] || (ref.parent[i] >= 0 && in[ref.parent[i]]) {
+				in[i] = true
+				s.subtree = append(s.subtree, i)
+			}
+		}
+	}
 	// Initialisation: every tail at rest under the pose at the add.
 	ref.world = ref.fk(refOf(root))
 	for _, s := range ref.springs {
@@ -432,7 +444,11 @@ func (ref *vrmRef) step(root sway.Transform, dt float64) {
 	}
 	for _, s := range ref.springs {
 		ref.stepSpring(s, dt)
-		ref.world = ref.fk(rt)
+		// Forward kinematics again where the spring turned bones: the
+		// rest of the skeleton is as it was.
+		for _, i := range s.subtree {
+			ref.world[i] = ref.world[ref.parent[i]].child(ref.local[i])
+		}
 	}
 }
 
