@@ -11,6 +11,7 @@ import (
 
 	sway "github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/gltfrig"
+	"github.com/sway-anim/sway/systems/spring"
 )
 
 // corpusDt and corpusFrames are the corpus runs' frame time and length:
@@ -165,12 +166,45 @@ func restAt(skel *sway.Skeleton, pose sway.PoseView, p, b int) mgl32.Vec3 {
 	return pose.WorldPos[p].Add(pose.WorldRot[p].Rotate(local.Mul(pose.WorldScale[p][0])))
 }
 
+// corpusLimit is a joint with a limit, as the walk test checks it: its
+// bone, its parent, its child (the tail) and the limit in the reference's
+// form.
+type corpusLimit struct {
+	bone, parent, child int
+	limit               refLimit
+}
+
+func corpusLimits(r *sway.Rig, skel *sway.Skeleton) []corpusLimit {
+	var out []corpusLimit
+	for _, s := range r.Springs {
+		for k := 0; k+1 < len(s.Joints); k++ {
+			if s.Joints[k].Limit.Kind == spring.NoLimit {
+				continue
+			}
+			b, c := skel.Index(s.Joints[k].Bone), skel.Index(s.Joints[k+1].Bone)
+			axis := rNorm(vf(skel.RestPos()[c]))
+			out = append(out, corpusLimit{bone: b, parent: int(skel.Parents()[b]), child: c, limit: newRefLimit(s.Joints[k].Limit, axis)})
+		}
+	}
+	return out
+}
+
+// outside returns how far (radians) the joint's tail in pose is out of
+// its limit.
+func (l *corpusLimit) outside(skel *sway.Skeleton, pose sway.PoseView) float64 {
+	head, tail := vf(pose.WorldPos[l.bone]), vf(pose.WorldPos[l.child])
+	restRot := rQMul(refOf(sway.Transform{Rot: pose.WorldRot[l.parent]}).rot, refOf(sway.Transform{Rot: skel.RestRot()[l.bone]}).rot)
+	in, _ := l.limit.apply(head, tail, restRot, 1)
+	return 2 * math.Asin(min(1, rLen(rSub(in, rAdd(head, rNorm(rSub(tail, head)))))/2))
+}
+
 // Every corpus file loads, becomes a character with its springs and walks
 // the square for ten seconds: no step fails, no bone is ever non-finite,
 // no spring bone strays from its rest place (carried with the bone the
-// spring hangs from) by more than its chain's length, the springs move
-// while walking, and after the stop the tips come to rest: in the last
-// second no tip moves faster than 1 mm/s.
+// spring hangs from) by more than its chain's length, no joint's tail
+// leaves its limit (by more than 1e-4 rad), the springs move while
+// walking, and after the stop the tips come to rest: in the last second
+// no tip moves faster than 1 mm/s.
 func TestCorpusWalks(t *testing.T) {
 	for _, c := range gltfrig.Corpus() {
 		t.Run(c.Name, func(t *testing.T) {
@@ -180,14 +214,23 @@ func TestCorpusWalks(t *testing.T) {
 				t.Fatalf("%d springs on the character, the file has %d", n, len(r.Springs))
 			}
 			chains := corpusChains(t, r, run.skel)
+			limits := corpusLimits(r, run.skel)
 			prev := make([]mgl32.Vec3, run.skel.NumBones())
-			var stray, moved, lastSpeed float64
+			var stray, moved, lastSpeed, out float64
 			worst := ""
 			for k := 0; k < corpusFrames; k++ {
 				pose := run.step(t, k)
 				for b, p := range pose.WorldPos {
 					if !finite3(p) || !finite4(pose.WorldRot[b]) {
 						t.Fatalf("frame %d: bone %s at %v, %v", k, run.skel.BoneName(b), p, pose.WorldRot[b])
+					}
+				}
+				for i := range limits {
+					if d := limits[i].outside(run.skel, pose); d > out || d != d {
+						out = d
+						if !(d <= 1e-4) {
+							t.Fatalf("frame %d: the tail of %s is %.3g rad out of its limit", k, run.skel.BoneName(limits[i].bone), d)
+						}
 					}
 				}
 				tsec := float64(k) * float64(corpusDt)
@@ -212,6 +255,9 @@ func TestCorpusWalks(t *testing.T) {
 				copy(prev, pose.WorldPos)
 			}
 			t.Logf("largest stray %.2f of its chain (%s), largest move while walking %.3g m, tip speed in the last second %.3g m/s", stray, worst, moved, lastSpeed)
+			if len(limits) > 0 {
+				t.Logf("%d joints with a limit, tails at most %.3g rad out of it", len(limits), out)
+			}
 			if moved < 0.01 {
 				t.Errorf("the springs hardly move while walking (%.3g m)", moved)
 			}

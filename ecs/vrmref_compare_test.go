@@ -9,6 +9,7 @@ import (
 	sway "github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/gltfrig"
 	"github.com/sway-anim/sway/systems/collide"
+	"github.com/sway-anim/sway/systems/spring"
 )
 
 // swayPoints are the points tailPoints names, read from sway's pose: a
@@ -30,15 +31,15 @@ func swayPoints(ref *vrmRef, skel *sway.Skeleton, pose sway.PoseView) []v3d {
 	return pts
 }
 
-// corpusCompare steps sway and the reference along the walk and returns
-// the largest distance between their points, where and when.
-func corpusCompare(t *testing.T, r *sway.Rig) (worst float64, at string, frame int, later, swing float64) {
+// corpusCompare steps sway and the reference frames frames along the walk
+// and returns the largest distance between their points, where and when.
+func corpusCompare(t *testing.T, r *sway.Rig, frames int) (ref *vrmRef, worst float64, at string, frame int, later, swing float64) {
 	run := newCorpusRun(t, r, 1)
 	ref, err := newVRMRef(r, corpusRoot(0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for k := 0; k < corpusFrames; k++ {
+	for k := 0; k < frames; k++ {
 		pose := run.step(t, k)
 		ref.step(corpusRoot(k), float64(corpusDt))
 		names, want := ref.tailPoints()
@@ -59,19 +60,39 @@ func corpusCompare(t *testing.T, r *sway.Rig) (worst float64, at string, frame i
 			}
 		}
 	}
-	return worst, at, frame, later, swing
+	return ref, worst, at, frame, later, swing
 }
 
 // sway and the float64 reference agree on every corpus file to 1e-4 m:
 // every bone's world position and every 0.x virtual tail, every frame of
-// the ten-second walk.
+// the ten-second walk (with -short, the six seconds of walking). The walk
+// puts the extensions to work: every extended collider (inside or plane)
+// pushes some tail and every kind of joint limit a file has moves some
+// tail, in the reference.
 func TestVRMReferenceAgreesOnCorpus(t *testing.T) {
+	frames := corpusFrames
+	if testing.Short() {
+		frames = int(corpusStop * 60) // the walk, to the stop
+	}
 	for _, c := range gltfrig.Corpus() {
 		t.Run(c.Name, func(t *testing.T) {
-			worst, at, frame, later, swing := corpusCompare(t, loadCorpusRig(t, c))
+			r := loadCorpusRig(t, c)
+			ref, worst, at, frame, later, swing := corpusCompare(t, r, frames)
 			t.Logf("largest deviation %.3g m (%s, frame %d), %.3g m from frame 30 on; the springs swing up to %.3g m from rest", worst, at, frame, later, swing)
 			if swing < 0.02 {
 				t.Errorf("the springs hardly swing (%.3g m): the comparison shows little", swing)
+			}
+			for i, col := range r.Colliders {
+				if (col.Shape.Bound == collide.Inside || col.Shape.Kind == collide.Plane) && ref.hits[i] == 0 {
+					t.Errorf("extended collider %d (%+v on %s) never pushes a tail: the comparison does not cover it", i, col.Shape, col.Bone)
+				}
+			}
+			for _, s := range r.Springs {
+				for _, j := range s.Joints {
+					if k := j.Limit.Kind; k != spring.NoLimit && ref.limited[k] == 0 {
+						t.Errorf("no %s limit ever moves a tail (spring %s): the comparison does not cover it", limitName(k), s.Name)
+					}
+				}
 			}
 			if !(worst <= 1e-4) {
 				t.Errorf("sway and the reference differ by %.3g m at %s, frame %d", worst, at, frame)
@@ -110,6 +131,25 @@ func TestVRMHandWorkedInSway(t *testing.T) {
 			p, _ := w.BoneWorld(e, skel.Index("j1"))
 			wantNear(t, fmt.Sprintf("collider %v, step %d", c.collider, k+1), v3d{float64(p.Pos[0]), float64(p.Pos[1]), float64(p.Pos[2])}, want, 1e-6)
 		}
+		w.Close()
+	}
+}
+
+// sway steps the hand-worked limits and extended colliders of
+// TestVRMRefExtensionsHandWorked to the same first tail.
+func TestVRMExtensionsHandWorkedInSway(t *testing.T) {
+	for _, c := range append(handLimitCases(), handColliderCases()...) {
+		w := sway.NewWorld(sway.Options{Workers: 1})
+		e, err := w.AddRig(c.rig(), sway.Identity())
+		if err != nil {
+			t.Fatal(err)
+		}
+		skel, _ := w.Skeleton(e)
+		if err := w.Step(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+		p, _ := w.BoneWorld(e, skel.Index("j1"))
+		wantNear(t, c.name, v3d{float64(p.Pos[0]), float64(p.Pos[1]), float64(p.Pos[2])}, c.want, 1e-6)
 		w.Close()
 	}
 }

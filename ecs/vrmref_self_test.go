@@ -9,6 +9,7 @@ import (
 	sway "github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/gltfrig"
 	"github.com/sway-anim/sway/systems/collide"
+	"github.com/sway-anim/sway/systems/spring"
 )
 
 // handRig is one 1.0 spring: j0 hangs 1 m above the root bone, its tail
@@ -175,6 +176,117 @@ func TestVRMRefScaleRule(t *testing.T) {
 		t.Logf("%s at twice the size: %.3g m from the doubled motion", name, worst)
 		if worst > 1e-9 || math.IsNaN(worst) {
 			t.Errorf("%s at twice the size is %.3g m from the doubled motion", name, worst)
+		}
+	}
+}
+
+// handCase is a variation of handRig with the tail after its first step,
+// worked by hand.
+type handCase struct {
+	name string
+	rig  func() *sway.Rig
+	want v3d
+}
+
+// handLimitCases are handRig's spring with a joint limit; unlimited, the
+// first step puts the tail at (0.0986394, 0.9835601), 0.165 rad below +X.
+//
+//   - Cone of 0.1 rad: the bone axis is +X, which the shortest arc from +Y
+//     (a quarter turn about -Z) makes the limit's +Y; the tail stops on
+//     the cone, 0.1 rad below +X: (0.1 cos 0.1, 1 - 0.1 sin 0.1, 0).
+//   - Hinge of 0.1 rad, gravity along (0, -0.6, -0.8): the same arc makes
+//     the limit's X axis, the hinge's, world -Y, so the tail stays
+//     level; the unlimited tail (0.1, 0.99, -0.01333) from the head turns
+//     level to 0.133 rad from +X, and stops at 0.1 rad towards -Z:
+//     (0.1 cos 0.1, 1, -0.1 sin 0.1).
+//   - Spherical, pitch 0.05 and yaw 0.1, turned a quarter turn about +Y,
+//     on a bone hanging straight down (j1 at (0, -0.1, 0)), gravity along
+//     (0.6, 0, 0.8): the limit frame is the half turn about +X (the axis
+//     is exactly -Y) then the quarter turn, so the limit's X, Y and Z are
+//     world +Z, -Y and +X. The unlimited tail (0.01, 0.9, 0.01333) has
+//     pitch atan2(0.01, 0.1) = 0.0997 and yaw asin(0.01333/0.10138) =
+//     0.1319, each clamped: the tail is 0.1·(sin yaw, cos yaw cos pitch,
+//     cos yaw sin pitch) in the limit frame, in the world
+//     (0.1 cos 0.1 sin 0.05, 1 - 0.1 cos 0.1 cos 0.05, 0.1 sin 0.1).
+func handLimitCases() []handCase {
+	return []handCase{
+		{"cone", func() *sway.Rig {
+			r := handRig()
+			r.Springs[0].Joints[0].Limit = spring.Limit{Kind: spring.ConeLimit, Angle: 0.1}
+			return r
+		}, v3d{0.09950041653, 0.99001665834, 0}},
+		{"hinge", func() *sway.Rig {
+			r := handRig()
+			r.Springs[0].Joints[0].GravityDir = mgl32.Vec3{0, -0.6, -0.8}
+			r.Springs[0].Joints[0].Limit = spring.Limit{Kind: spring.HingeLimit, Angle: 0.1, Rotation: mgl32.QuatIdent()}
+			return r
+		}, v3d{0.09950041653, 1, -0.00998334166}},
+		{"spherical", func() *sway.Rig {
+			r := handRig()
+			r.Skeleton.Bones[2].Pos = mgl32.Vec3{0, -0.1, 0}
+			r.Springs[0].Joints[0].GravityDir = mgl32.Vec3{0.6, 0, 0.8}
+			r.Springs[0].Joints[0].Limit = spring.Limit{Kind: spring.SphericalLimit, Phi: 0.05, Theta: 0.1,
+				Rotation: mgl32.Quat{W: float32(math.Sqrt(0.5)), V: mgl32.Vec3{0, float32(math.Sqrt(0.5)), 0}}}
+			return r
+		}, v3d{0.00497294816, 0.90062393308, 0.00998334166}},
+	}
+}
+
+// handColliderCases are handRig's spring with an extended collider on
+// the base (hit radius as given); the unlimited tail of the first step
+// is t = (0.0986394, 0.9835601).
+//
+//   - Inside sphere about (0.05, 1, 0), radius 0.06, hit radius 0.01: t
+//     is 0.0513426 from the centre, beyond 0.05, and is pushed back to
+//     0.05 along that line, to (0.0973675, 0.9839900); the bone length
+//     brings it out again, 0.1 from the head: (0.0986750, 0.9837750).
+//   - Inside capsule along y = 0.99 from x = 0 to 0.2, radius 0.01, hit
+//     radius 0.005: t is 0.0064399 below the axis, beyond 0.005, and is
+//     pushed up to y = 0.985; the bone length: (0.0988634, 0.9849659).
+//   - Plane y = 0.99 facing +Y, hit radius 0: t is pushed up onto it,
+//     (0.0986394, 0.99), and the bone length takes it back below:
+//     (0.0994900, 0.9899138).
+func handColliderCases() []handCase {
+	with := func(shape collide.Desc, hit float32) func() *sway.Rig {
+		return func() *sway.Rig {
+			r := handRig()
+			r.Colliders = []sway.RigCollider{{Bone: "base", Shape: shape}}
+			r.Springs[0].Colliders = []int{0}
+			r.Springs[0].Joints[0].HitRadius = hit
+			return r
+		}
+	}
+	sphere := collide.NewSphere(mgl32.Vec3{0.05, 1, 0}, 0.06)
+	sphere.Bound = collide.Inside
+	capsule := collide.NewCapsule(mgl32.Vec3{0, 0.99, 0}, mgl32.Vec3{0.2, 0.99, 0}, 0.01, 0.01)
+	capsule.Bound = collide.Inside
+	return []handCase{
+		{"inside sphere", with(sphere, 0.01), v3d{0.09867497002, 0.98377501026, 0}},
+		{"inside capsule", with(capsule, 0.005), v3d{0.09886342492, 0.98496593158, 0}},
+		{"plane", with(collide.NewPlane(mgl32.Vec3{0, 0.99, 0}, mgl32.Vec3{0, 1, 0}), 0), v3d{0.09949003871, 0.98991376201, 0}},
+	}
+}
+
+// The reference's joint limits and extended colliders, worked by hand
+// (handLimitCases, handColliderCases): the first step's tail. The rig's
+// numbers are float32: 5e-8 m. Without its limit or collider, each tail
+// goes elsewhere.
+func TestVRMRefExtensionsHandWorked(t *testing.T) {
+	first := func(r *sway.Rig) v3d {
+		ref, err := newVRMRef(r, sway.Identity())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref.step(sway.Identity(), 1.0/60)
+		return refBone(t, ref, "j1")
+	}
+	for _, c := range append(handLimitCases(), handColliderCases()...) {
+		got := first(c.rig())
+		wantNear(t, c.name, got, c.want, 5e-8)
+		r := c.rig()
+		r.Springs[0].Joints[0].Limit, r.Springs[0].Colliders = spring.Limit{}, nil
+		if free := first(r); rLen(rSub(got, free)) < 1e-4 {
+			t.Errorf("%s: the tail is at %v, where it goes without the limit or collider", c.name, free)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	sway "github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/systems/collide"
+	"github.com/sway-anim/sway/systems/spring"
 )
 
 // This file is a plain float64 reference of the VRMC_springBone 1.0 step,
@@ -36,6 +37,24 @@ import (
 // specification's initialisation), not at the first step. Centre space
 // is the centre node's whole world transform (three-vrm's matrix), and
 // gravity acts in world space.
+//
+// Colliders: the base shapes, and VRMC_springBone_extended_collider's
+// inside sphere and capsule and plane from its README's reference
+// implementation (an inside shape's distance R - r - |delta| and
+// direction -delta; a plane's normal through the node's normal matrix).
+//
+// Joint limits from VRMC_springBone_limit (1.0-draft, the draft of
+// vrm-specification PR #496): the limit's space maps to world space by
+// parentWorldRotation * localSpaceInitialRotation * axisRotation *
+// limit.rotation, axisRotation the shortest arc from +Y to the bone axis
+// (the child's rest local position), or the half turn about +X when
+// boneAxis.y + 1 < 1e-8. The tail's direction from the joint, in that
+// space, is limited with the draft's pseudocode: the cone and the hinge
+// by the cosine of their angle, the spherical limit by its pitch
+// atan2(z, y) and yaw asin(x), each clamped; angles above π (the yaw
+// above π/2) count as π (π/2). The limit applies where the bone length is
+// restored: after the inertia step, and after every collider that pushes
+// the tail (the draft's "Limit Application Order").
 
 // refXf is a transform: position, rotation (w, x, y, z), per-axis scale,
 // composed as the project composes transforms (for a child l of p:
@@ -128,6 +147,87 @@ type refJoint struct {
 	tail, axis                v3d
 	stiffness, power, drag, r float64
 	gravity                   v3d
+	limit                     refLimit
+}
+
+// refLimit is a joint's VRMC_springBone_limit limit.
+type refLimit struct {
+	kind spring.LimitKind
+	// angle is the cone's or hinge's angle, pitch and yaw the spherical
+	// limit's, each clamped as the draft says.
+	angle, pitch, yaw float64
+	// space is axisRotation * limit.rotation (w, x, y, z).
+	space [4]float64
+}
+
+// limitName names a kind of limit as VRMC_springBone_limit does.
+func limitName(k spring.LimitKind) string {
+	switch k {
+	case spring.ConeLimit:
+		return "cone"
+	case spring.HingeLimit:
+		return "hinge"
+	case spring.SphericalLimit:
+		return "spherical"
+	}
+	return "no"
+}
+
+// newRefLimit prepares a limit of a joint whose unit bone axis is axis.
+func newRefLimit(l spring.Limit, axis v3d) refLimit {
+	out := refLimit{kind: l.Kind, angle: min(float64(l.Angle), math.Pi), pitch: min(float64(l.Phi), math.Pi), yaw: min(float64(l.Theta), math.Pi/2)}
+	// The shortest rotation from +Y to the axis is the normalised
+	// quaternion (cross(+Y, axis); dot(+Y, axis) + 1), which is
+	// (axis.z, 0, -axis.x; axis.y + 1); for an axis of exactly -Y, the
+	// half turn about +X.
+	var ar [4]float64
+	if axis[1]+1 < 1e-8 {
+		ar = [4]float64{0, 1, 0, 0}
+	} else {
+		ar = rQNorm([4]float64{axis[1] + 1, axis[2], 0, -axis[0]})
+	}
+	rot := [4]float64{1, 0, 0, 0}
+	if q := l.Rotation; q.W != 0 || q.V != [3]float32{} {
+		rot = rQNorm([4]float64{float64(q.W), float64(q.V[0]), float64(q.V[1]), float64(q.V[2])})
+	}
+	out.space = rQMul(ar, rot)
+	return out
+}
+
+// apply limits the direction of the tail next from head, the joint's
+// rest frame being restRot (its parent's world rotation times its rest
+// local rotation): the tail is put back at length from head, along the
+// limited direction. It reports whether the limit moved it.
+func (l *refLimit) apply(head, next v3d, restRot [4]float64, length float64) (v3d, bool) {
+	if l.kind == spring.NoLimit {
+		return next, false
+	}
+	space := rQMul(restRot, l.space)
+	d := rRot(rConj(space), rNorm(rSub(next, head)))
+	in := d
+	switch l.kind {
+	case spring.ConeLimit:
+		if c := math.Cos(l.angle); d[1] < c {
+			ratio := math.Sqrt((1 - c*c) / (1 - d[1]*d[1]))
+			d = v3d{d[0] * ratio, c, d[2] * ratio}
+		}
+	case spring.HingeLimit:
+		d = rNorm(v3d{0, d[1], d[2]})
+		if c := math.Cos(l.angle); d[1] < c {
+			ratio := math.Sqrt((1 - c*c) / (1 - d[1]*d[1]))
+			d = v3d{0, c, d[2] * ratio}
+		}
+	case spring.SphericalLimit:
+		pitch, yaw := math.Atan2(d[2], d[1]), math.Asin(max(-1, min(1, d[0])))
+		if math.Abs(pitch) > l.pitch {
+			pitch = math.Copysign(l.pitch, pitch)
+		}
+		if math.Abs(yaw) > l.yaw {
+			yaw = math.Copysign(l.yaw, yaw)
+		}
+		d = v3d{math.Sin(yaw), math.Cos(yaw) * math.Cos(pitch), math.Cos(yaw) * math.Sin(pitch)}
+	}
+	return rAdd(head, rMul(rRot(space, d), length)), rLen(rSub(d, in)) > 1e-9
 }
 
 type refSpring struct {
@@ -137,6 +237,9 @@ type refSpring struct {
 	center    int // -1 for world space
 	colliders []int
 	cur, prev []v3d // tails in centre space
+	// subtree is the first joint's bone and every bone below it, parents
+	// first: the bones whose world transform a step of the spring moves.
+	subtree []int
 }
 
 type refCollider struct {
@@ -158,6 +261,10 @@ type vrmRef struct {
 	at, tailAt []v3d
 	radius     []float64
 	normal     []v3d
+	// hits counts the tails each collider pushed, over all steps;
+	// limited the tails each kind of limit moved.
+	hits    []int
+	limited map[spring.LimitKind]int
 }
 
 // newVRMRef builds the reference from a rig as loaded, with the
@@ -195,6 +302,8 @@ func newVRMRef(r *sway.Rig, root sway.Transform) (*vrmRef, error) {
 	}
 	n := len(ref.colliders)
 	ref.at, ref.tailAt, ref.radius, ref.normal = make([]v3d, n), make([]v3d, n), make([]float64, n), make([]v3d, n)
+	ref.hits = make([]int, n)
+	ref.limited = map[spring.LimitKind]int{}
 	var springs []*refSpring
 	for _, s := range r.Springs {
 		joints := s.Joints
@@ -221,7 +330,7 @@ func newVRMRef(r *sway.Rig, root sway.Transform) (*vrmRef, error) {
 			g := jt.GravityDir
 			sp.joints = append(sp.joints, refJoint{bone: b, tail: tail, axis: rNorm(tail),
 				stiffness: float64(jt.Stiffness), power: float64(jt.GravityPower), drag: float64(jt.DragForce), r: float64(jt.HitRadius),
-				gravity: v3d{float64(g[0]), float64(g[1]), float64(g[2])}})
+				gravity: v3d{float64(g[0]), float64(g[1]), float64(g[2])}, limit: newRefLimit(jt.Limit, rNorm(tail))})
 		}
 		springs = append(springs, sp)
 	}
@@ -247,6 +356,15 @@ func newVRMRef(r *sway.Rig, root sway.Transform) (*vrmRef, error) {
 		}
 		if len(ref.springs) == n {
 			return nil, fmt.Errorf("springs hang from each other in a cycle")
+		}
+	}
+	for _, s := range ref.springs {
+		in := map[int]bool{s.joints[0].bone: true}
+		for i := range ref.names {
+			if in[i] || (ref.parent[i] >= 0 && in[ref.parent[i]]) {
+				in[i] = true
+				s.subtree = append(s.subtree, i)
+			}
 		}
 	}
 	// Initialisation: every tail at rest under the pose at the add.
@@ -326,7 +444,11 @@ func (ref *vrmRef) step(root sway.Transform, dt float64) {
 	}
 	for _, s := range ref.springs {
 		ref.stepSpring(s, dt)
-		ref.world = ref.fk(rt)
+		// Forward kinematics again where the spring turned bones: the
+		// rest of the skeleton is as it was.
+		for _, i := range s.subtree {
+			ref.world[i] = ref.world[ref.parent[i]].child(ref.local[i])
+		}
 	}
 }
 
@@ -348,9 +470,12 @@ func (ref *vrmRef) stepSpring(s *refSpring, dt float64) {
 		next := rAdd(cur, rMul(rSub(cur, prev), 1-j.drag))
 		next = rAdd(next, rMul(rAdd(rMul(restDir, j.stiffness), rMul(j.gravity, j.power)), dt*k))
 		next = rAdd(head, rMul(rNorm(rSub(next, head)), length))
+		next = ref.limit(j, head, next, w.rot, length)
 		for _, ci := range s.colliders {
 			if q, hit := ref.push(ci, next, j.r*k); hit {
+				ref.hits[ci]++
 				next = rAdd(head, rMul(rNorm(rSub(q, head)), length))
+				next = ref.limit(j, head, next, w.rot, length)
 			}
 		}
 		s.prev[i], s.cur[i] = s.cur[i], c.local(next)
@@ -360,6 +485,15 @@ func (ref *vrmRef) stepSpring(s *refSpring, dt float64) {
 		w.rot = rQMul(p.rot, lr)
 		p = w
 	}
+}
+
+// limit applies joint j's limit to the tail next and counts it.
+func (ref *vrmRef) limit(j *refJoint, head, next v3d, restRot [4]float64, length float64) v3d {
+	next, moved := j.limit.apply(head, next, restRot, length)
+	if moved {
+		ref.limited[j.limit.kind]++
+	}
+	return next
 }
 
 // push moves a tail of radius r out of (or into) collider i; it reports

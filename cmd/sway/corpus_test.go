@@ -12,6 +12,8 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/internal/gltfrig"
+	"github.com/sway-anim/sway/systems/collide"
+	"github.com/sway-anim/sway/systems/spring"
 )
 
 // corpusWalkPath is the corpus walk as a root path: a 1.2 m square at
@@ -103,6 +105,92 @@ func TestTraceCorpus(t *testing.T) {
 			}
 			if swing < 0.005 {
 				t.Errorf("the spring tips hardly move relative to the root bone (%.3g m)", swing)
+			}
+		})
+	}
+}
+
+// sway inspect prints every corpus file's extended colliders and joint
+// limits: exit status 0, no warning, one "inside" line per inside
+// collider, one "plane" line per plane, one "limit <kind>" per joint with
+// a limit, as the loaded rig has them; and, worked from the files' JSON,
+// the lines of the extended colliders of univrm1-extended and the
+// three-vrm examples, and of the three kinds of limit of univrm1-limits
+// (the back hair strand at -150 degrees leans its cone 15 degrees about
+// its tangent (-cos 30°, 0, sin 30°) the other way: rotation
+// (0.866·sin 7.5°, 0, -0.5·sin 7.5°, cos 7.5°)).
+func TestInspectCorpus(t *testing.T) {
+	dir := t.TempDir()
+	want := map[string][]string{
+		"univrm1-extended": {
+			"  [10] J_Bip_C_Head         sphere inside (0, -0.15, -0.1) r 0.25\n",
+			"  [11] J_Bip_C_Hips         capsule inside (0, 0, 0) r 0.26 -> (0, -0.45, 0) r 0.26\n",
+			"  [12] J_Bip_C_UpperChest   plane outside point (0, 0, -0.08) normal (0, 0, -1)\n",
+			"  [13] J_Bip_C_Head         plane outside point (0, 0.06, 0.08) normal (0, 0, 1)\n",
+		},
+		"univrm1-limits": {
+			"J_Sec_Hair1_01       stiffness 1.1  gravity 0.05 (0, -1, 0)  drag 0.4  hitRadius 0.02  limit cone 0.3 rad rot (0.113, 0, -0.06526, 0.9914)\n",
+			"J_Sec_Hair1_03       stiffness 1.1  gravity 0.05 (0, -1, 0)  drag 0.4  hitRadius 0.02  limit cone 0.5 rad rot (0.113, 0, -0.06526, 0.9914)\n",
+			"J_Sec_Hair5_01       stiffness 1.1  gravity 0.05 (0, -1, 0)  drag 0.4  hitRadius 0.02  limit cone 0.3 rad\n",
+			"J_Sec_L_SkirtFront0_01 stiffness 1.5  gravity 0.3 (0, -1, 0)  drag 0.35  hitRadius 0.02  limit hinge 0.35 rad rot (0, 0.2164, 0, 0.9763)\n",
+			"J_Sec_R_Earring_02   stiffness 0.4  gravity 0.6 (0, -1, 0)  drag 0.2  hitRadius 0.008  limit spherical pitch 0.3 yaw 0.15 rad rot (0, 0.2588, 0, 0.9659)\n",
+			"J_Sec_R_Earring_04   stiffness 0.4  gravity 0.6 (0, -1, 0)  drag 0.2  hitRadius 0.008\n",
+		},
+		"threevrm-plane":  {"  [0] Collider             plane outside point (0, 0, 0) normal (-1, 0, 0)\n"},
+		"threevrm-inside": {"  [0] Collider             sphere inside (0, 0, 0) r 1.2\n"},
+	}
+	for _, c := range gltfrig.Corpus() {
+		t.Run(c.Name, func(t *testing.T) {
+			glb, err := c.GLB()
+			if err != nil {
+				t.Fatal(err)
+			}
+			file := filepath.Join(dir, c.Name+".vrm")
+			if err := os.WriteFile(file, glb, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var out, errb bytes.Buffer
+			if code := run([]string{"inspect", file}, &out, &errb); code != 0 {
+				t.Fatalf("exit %d: %s", code, errb.String())
+			}
+			got := out.String()
+			if strings.Contains(got, "warning") {
+				t.Errorf("warnings in\n%s", got)
+			}
+			r, err := gltfrig.Load(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			count := map[string]int{}
+			for _, col := range r.Colliders {
+				if col.Shape.Bound == collide.Inside {
+					count[" inside "]++
+				}
+				if col.Shape.Kind == collide.Plane {
+					count[" plane outside point "]++
+				}
+			}
+			for _, s := range r.Springs {
+				for _, j := range s.Joints {
+					switch j.Limit.Kind {
+					case spring.ConeLimit:
+						count["  limit cone "]++
+					case spring.HingeLimit:
+						count["  limit hinge "]++
+					case spring.SphericalLimit:
+						count["  limit spherical pitch "]++
+					}
+				}
+			}
+			for _, k := range []string{" inside ", " plane outside point ", "  limit cone ", "  limit hinge ", "  limit spherical pitch "} {
+				if n := strings.Count(got, k); n != count[k] {
+					t.Errorf("%d lines with %q, the rig has %d", n, k, count[k])
+				}
+			}
+			for _, w := range want[c.Name] {
+				if !strings.Contains(got, w) {
+					t.Errorf("output lacks %q", w)
+				}
 			}
 		})
 	}

@@ -23,6 +23,10 @@ type CorpusFile struct {
 	// (a scale a file has at rest is only its authoring frame) the two
 	// move alike.
 	Twin string
+	// Bare is set for a file that holds springs and colliders on plain
+	// nodes and no avatar (no skin, humanoid or VRMC_vrm), its numbers
+	// written by hand, as three-vrm's spring bone examples are.
+	Bare bool
 	// GLB writes the file.
 	GLB func() ([]byte, error)
 }
@@ -51,6 +55,27 @@ func Corpus() []CorpusFile {
 		{Name: "blender-tail", Exporter: "VRM Add-on for Blender (VRM 1.0)",
 			About: "blender-tail-scaled without the node scales: the same world geometry at rest",
 			GLB:   func() ([]byte, error) { return corpusBlenderTail(false) }},
+		{Name: "univrm1-extended", Exporter: "UniVRM 1.0",
+			About: "VRMC_springBone_extended_collider on a VRoid avatar: an inside sphere (long hair), an inside capsule (skirt), planes behind the back and before the face, each with the README's fallback shape",
+			GLB:   func() ([]byte, error) { return corpusUniVRM1Extended(true) }},
+		{Name: "univrm1-extended-nofallback", Exporter: "UniVRM 1.0",
+			About: "univrm1-extended with no base shape on the extended colliders: the extension alone",
+			GLB:   func() ([]byte, error) { return corpusUniVRM1Extended(false) }},
+		{Name: "univrm1-limits", Exporter: "UniVRM 1.0",
+			About: "VRMC_springBone_limit (1.0-draft) on a VRoid avatar: cones on the hair (the back strands' turned), hinges turned to the skirt strands' tangents, spherical limits with a turn on earrings straight down (the half-turn frame)",
+			GLB:   corpusUniVRM1Limits},
+		{Name: "threevrm-sphere", Exporter: "three-vrm examples (hand-written glTF)",
+			About: "two scene roots: a spring from one, scaled 0.25 as in sphere-collider.gltf, and a sphere collider on the other, scaled 0.5",
+			Twin:  "threevrm-sphere-unscaled", Bare: true, GLB: func() ([]byte, error) { return corpusThreeVRM(threeVRMSphere) }},
+		{Name: "threevrm-sphere-unscaled", Exporter: "three-vrm examples (hand-written glTF)",
+			About: "threevrm-sphere without the node scales: the same world geometry at rest",
+			Bare:  true, GLB: func() ([]byte, error) { return corpusThreeVRM(threeVRMSphereUnscaled) }},
+		{Name: "threevrm-plane", Exporter: "three-vrm examples (hand-written glTF)",
+			About: "a spring from a scene root and a plane collider (extended_collider 1.0-draft) on a turned scene root, the normal in the node's space, a fallback sphere",
+			Bare:  true, GLB: func() ([]byte, error) { return corpusThreeVRM(threeVRMPlane) }},
+		{Name: "threevrm-inside", Exporter: "three-vrm examples (hand-written glTF)",
+			About: "a spring from a scene root held in an inside sphere collider (extended_collider 1.0) on a scaled scene root, its offset left out, a far fallback sphere",
+			Bare:  true, GLB: func() ([]byte, error) { return corpusThreeVRM(threeVRMInside) }},
 	}
 }
 
@@ -199,6 +224,9 @@ type cDocOptions struct {
 	vrm0 bool
 	// materials are the document's materials, each with its extensions.
 	materials []*gltf.Material
+	// handwritten writes node numbers as given, as a file typed by hand
+	// holds them (three-vrm's examples), not rounded through float32.
+	handwritten bool
 }
 
 // document turns the avatar into a glTF document: nodes (numbers through
@@ -213,15 +241,19 @@ func (b *cBuilder) document(o cDocOptions) (*gltf.Document, map[string]int, erro
 	doc.Scenes[0].Name = "Scene"
 	doc.Materials = o.materials
 	world := make([]cMat, len(b.nodes))
+	num := c32
+	if o.handwritten {
+		num = func(x float64) float64 { return x }
+	}
 	for i, n := range b.nodes {
 		t, r := n.t, n.r
 		if o.vrm0 {
 			t, r = [3]float64{-t[0], t[1], -t[2]}, [4]float64{-r[0], r[1], -r[2], r[3]}
 		}
 		nd := &gltf.Node{Name: n.name, Matrix: gltf.DefaultMatrix,
-			Translation: [3]float64(c32v(t)),
-			Rotation:    [4]float64{c32(r[0]), c32(r[1]), c32(r[2]), c32(r[3])},
-			Scale:       [3]float64(c32v(n.s))}
+			Translation: [3]float64{num(t[0]), num(t[1]), num(t[2])},
+			Rotation:    [4]float64{num(r[0]), num(r[1]), num(r[2]), num(r[3])},
+			Scale:       [3]float64{num(n.s[0]), num(n.s[1]), num(n.s[2])}}
 		doc.Nodes = append(doc.Nodes, nd)
 		local := cTRS(t, r, n.s)
 		if n.parent == "" {
