@@ -351,7 +351,8 @@ func TestRigSpringFromASceneRoot(t *testing.T) {
 				t.Fatalf("Pendulum0 (%d) does not hang from the scene bone %q", first, r.SceneBone)
 			}
 			// Model space: Pendulum0 at (0, 2, 0), the tip 2 m below it,
-			// the ball at (0.75, 1, 0) with radius 0.25 (0.5 scaled 0.5).
+			// the ball at (0.75, 1, 0) with radius 0.5 (its node's 0.5
+			// scale is the authoring frame: radii are metres at rest).
 			var swing float64
 			closest := math.Inf(1)
 			for f := 1; f <= 600; f++ {
@@ -384,9 +385,9 @@ func TestRigSpringFromASceneRoot(t *testing.T) {
 			}
 			// The pendulum reaches the ball: without its collider it comes
 			// within 0.281 m; the collider keeps the tails at the ball's
-			// radius plus the hit radius, 0.25 + 0.25·0.25, less what the
-			// reference's length restore gives back (4.5 mm here).
-			if closest < 0.3 {
+			// radius plus the hit radius, 0.5 + 0.25, less what the
+			// reference's length restore gives back (1 mm here).
+			if closest < 0.74 {
 				t.Errorf("a tail came within %.3g m of the ball's centre: its collider (on another scene root) is not in effect", closest)
 			}
 			if faults, _ := w.VRMSpringFaults(e); faults != 0 {

@@ -79,7 +79,7 @@ type limit struct {
 	st     float32 // spherical: sin Theta
 }
 
-func prepareLimit(l *Limit, axis mgl32.Vec3) limit {
+func prepareLimit(l *Limit, tail mgl32.Vec3) limit {
 	p := limit{kind: l.Kind}
 	if l.Kind == NoLimit {
 		return p
@@ -88,7 +88,7 @@ func prepareLimit(l *Limit, axis mgl32.Vec3) limit {
 	if l.Rotation != (mgl32.Quat{}) {
 		rot, _ = mathx.NormalizeQuat(l.Rotation)
 	}
-	f := mathx.Mul(limitAxisRotation(axis), rot)
+	f := mathx.Mul(limitAxisRotation(tail), rot)
 	p.frame = ldq(&f)
 	a := l.Angle
 	if l.Kind == SphericalLimit {
@@ -100,16 +100,20 @@ func prepareLimit(l *Limit, axis mgl32.Vec3) limit {
 	return p
 }
 
-// limitAxisRotation is the turn that takes +Y onto the unit bone axis,
-// as VRMC_springBone_limit defines it: the shortest arc, except that an
-// axis of exactly -Y (1 + axis.y < 1e-8), where no arc is the shortest,
-// takes the half turn about +X (the draft requires it; a half turn about
-// another axis would turn a limit's Rotation elsewhere).
-func limitAxisRotation(axis mgl32.Vec3) mgl32.Quat {
-	if 1+float64(axis[1]) < 1e-8 {
+// limitAxisRotation is the turn that takes +Y onto the bone axis (the
+// direction of tail, the child's rest position), as VRMC_springBone_limit
+// defines it: the shortest arc, except that an axis of -Y (1 + axis.y <
+// 1e-8), where no arc is the shortest, takes the half turn about +X (the
+// draft requires it; a half turn about another axis would turn a limit's
+// Rotation elsewhere). The test runs on the tail in float64: on the axis
+// rounded to float32 it would also catch bones up to 2.4e-4 rad off -Y,
+// which the draft turns by the shortest arc.
+func limitAxisRotation(tail mgl32.Vec3) mgl32.Quat {
+	x, y, z := float64(tail[0]), float64(tail[1]), float64(tail[2])
+	if l := math.Sqrt(x*x + y*y + z*z); l > 0 && 1+y/l < 1e-8 {
 		return mgl32.Quat{W: 0, V: mgl32.Vec3{1, 0, 0}}
 	}
-	return mathx.FromToRotation(mgl32.Vec3{0, 1, 0}, axis)
+	return mathx.FromToRotation(mgl32.Vec3{0, 1, 0}, mathx.NormalizeOr(tail, mgl32.Vec3{0, 1, 0}))
 }
 
 // apply returns d (the vector from a joint to its tail, in the joint's rest

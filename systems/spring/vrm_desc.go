@@ -278,7 +278,7 @@ func (sh *VRMShapes) NewVRMChain(d *VRMChainDesc) (*VRMChain, error) {
 			c.limits = make([]limit, n)
 			c.fastShape = false
 			for k := range d.Joints {
-				c.limits[k] = prepareLimit(&d.Joints[k].Limit, c.joints[k].axis.vec())
+				c.limits[k] = prepareLimit(&d.Joints[k].Limit, c.joints[k].tail.vec())
 			}
 			break
 		}

@@ -584,3 +584,29 @@ func TestVRMStepDoesNotAllocate(t *testing.T) {
 		t.Errorf("allocs per run = %v, want 0", n)
 	}
 }
+
+// TestLimitFrameNearlyDown: the limit extension turns +Y onto a bone axis
+// by the shortest arc unless 1 + axis.y < 1e-8 (within 1.4e-4 rad of
+// -Y), where it takes the half turn about +X. A bone 2e-4 rad off -Y
+// (towards +X) is past that band; in float32 its axis rounds to exactly
+// -Y, which took the half turn about +X, a frame turned a quarter turn
+// from the shortest arc about -Z.
+func TestLimitFrameNearlyDown(t *testing.T) {
+	e := 2e-4
+	tail := mgl32.Vec3{float32(math.Sin(e)), float32(-math.Cos(e)), 0}
+	got := limitAxisRotation(tail)
+	want := mathx.FromToRotation(mgl32.Vec3{0, 1, 0}, tail.Normalize())
+	if got.Dot(want) < 0 {
+		want = want.Scale(-1)
+	}
+	if d := got.Sub(want); d.Len() > 1e-5 {
+		t.Errorf("a bone 2e-4 rad off -Y: limit frame %v, want the shortest arc %v", got, want)
+	}
+	// Within the band, and exactly down: the half turn about +X.
+	for _, e := range []float64{0, 1e-4} {
+		tail := mgl32.Vec3{float32(math.Sin(e)), float32(-math.Cos(e)), 0}
+		if q := limitAxisRotation(tail); q != (mgl32.Quat{V: mgl32.Vec3{1, 0, 0}}) {
+			t.Errorf("a bone %g rad off -Y: limit frame %v, want the half turn about +X", e, q)
+		}
+	}
+}
