@@ -142,7 +142,9 @@ func (w *World) AddBlendSpace(desc BlendSpaceDesc) (BlendSpaceID, error) {
 
 // Animate makes character e play a blend space: from the next Step its
 // local pose is the blend of the space's clips instead of the rest pose.
-// The space must be for as many bones as the character's skeleton. A
+// The space must be for as many bones as the character's skeleton, and
+// its clips' scale keys must not scale a bone of it beyond 1e4 relative to
+// the root (check.MaxModelScale). A
 // character that already plays a space switches to this one and starts
 // over from s.
 func (w *World) Animate(e ecs.Entity, space BlendSpaceID, s AnimSettings) error {
@@ -159,6 +161,9 @@ func (w *World) Animate(e ecs.Entity, space BlendSpaceID, s AnimSettings) error 
 		return check.Errorf("Animate", "space", space, "the blend space is for %d bones, the character's skeleton %q has %d",
 			bs.BoneCount(), w.reg.Skeletons[p.Skeleton].Name(), p.Count)
 	}
+	if err := animScaleFits(w.reg.Skeletons[p.Skeleton], bs, space); err != nil {
+		return err
+	}
 	c := components.Animation{Space: uint32(space)}
 	if err := setAnimSettings(&c.Player, s, bs); err != nil {
 		return err
@@ -169,6 +174,26 @@ func (w *World) Animate(e ecs.Entity, space BlendSpaceID, s AnimSettings) error 
 		return nil
 	}
 	m.Assign(e, &c)
+	return nil
+}
+
+// animScaleFits checks that no blend of the space's clips scales a bone
+// of skel beyond check.MaxModelScale relative to the root. A blend is a
+// weighted mean of each clip's keys or, where a clip has none, the rest
+// scale, so a bone's scale never exceeds the largest of those.
+func animScaleFits(skel *Skeleton, bs *anim.BlendSpace, space BlendSpaceID) error {
+	rest := skel.RestScale()
+	b, prod := skel.ScaleBoundExceeded(func(b int) float32 {
+		m := check.MaxAbs(rest[b])
+		for i := range bs.Len() {
+			m = max(m, bs.Clip(i).MaxScale(b))
+		}
+		return m
+	})
+	if b >= 0 {
+		return check.Errorf("Animate", "space", space, "the clips' scale keys can scale bone %q of skeleton %q by %g relative to the root, beyond %g (MaxModelScale)",
+			skel.BoneName(b), skel.Name(), prod, float32(check.MaxModelScale))
+	}
 	return nil
 }
 

@@ -44,9 +44,9 @@ const (
 	MaxTranslation = 1e4
 
 	// MinScale and MaxScale bound the absolute value of each component of
-	// a bone's local scale (skeleton descriptions, glTF nodes,
-	// SetBoneLocal) and of a character's root scale. Clip keys take
-	// MaxScale only: a key may scale a bone down to zero to hide it, and a
+	// a bone's rest scale (skeleton descriptions, glTF nodes) and of a
+	// character's root scale. A pose (clip keys, SetBoneLocal) takes
+	// MaxScale only: it may scale a bone down to zero to hide it, and a
 	// blend of keys of opposite sign passes through zero anyway.
 	MinScale = 1e-4
 	MaxScale = 1e4
