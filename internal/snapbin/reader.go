@@ -320,14 +320,23 @@ func (r *Reader) Vec3sWithin(field string, dst []mgl32.Vec3, limit float32, appl
 		return
 	}
 	if !r.Checked {
+		// The magnitude bits order as the magnitudes do, and those of
+		// ±Inf and NaN lie above every finite one: one max finds whether
+		// any value is out of bounds, and only then is it looked for.
+		var m uint32
 		for i := 0; i+4 <= len(s); i += 4 {
-			if v := f32(s[i:]); !(v >= -limit && v <= limit) { // false for NaN
-				reason := fmt.Sprintf("must be finite and within ±%g", limit)
-				if finite(v) {
-					reason = fmt.Sprintf("%g is beyond ±%g", v, limit)
+			m = max(m, binary.LittleEndian.Uint32(s[i:])&0x7fffffff)
+		}
+		if lim := math.Float32bits(limit); m > lim {
+			for i := 0; i+4 <= len(s); i += 4 {
+				if v := f32(s[i:]); !(v >= -limit && v <= limit) { // false for NaN
+					reason := fmt.Sprintf("must be finite and within ±%g", limit)
+					if finite(v) {
+						reason = fmt.Sprintf("%g is beyond ±%g", v, limit)
+					}
+					r.failAt(off+i/SizeVec3*SizeVec3, field, reason, false)
+					return
 				}
-				r.failAt(off+i/SizeVec3*SizeVec3, field, reason, false)
-				return
 			}
 		}
 	}
