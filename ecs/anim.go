@@ -177,26 +177,6 @@ func (w *World) Animate(e ecs.Entity, space BlendSpaceID, s AnimSettings) error 
 	return nil
 }
 
-// animScaleFits checks that no blend of the space's clips scales a bone
-// of skel beyond check.MaxModelScale relative to the root. A blend is a
-// weighted mean of each clip's keys or, where a clip has none, the rest
-// scale, so a bone's scale never exceeds the largest of those.
-func animScaleFits(skel *Skeleton, bs *anim.BlendSpace, space BlendSpaceID) error {
-	rest := skel.RestScale()
-	b, prod := skel.ScaleBoundExceeded(func(b int) float32 {
-		m := check.MaxAbs(rest[b])
-		for i := range bs.Len() {
-			m = max(m, bs.Clip(i).MaxScale(b))
-		}
-		return m
-	})
-	if b >= 0 {
-		return check.Errorf("Animate", "space", space, "the clips' scale keys can scale bone %q of skeleton %q by %g relative to the root, beyond %g (MaxModelScale)",
-			skel.BoneName(b), skel.Name(), prod, float32(check.MaxModelScale))
-	}
-	return nil
-}
-
 // setAnimSettings validates s for the blend space bs and writes it into p.
 func setAnimSettings(p *anim.Player, s AnimSettings, bs *anim.BlendSpace) error {
 	const typ = "AnimSettings"

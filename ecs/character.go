@@ -171,29 +171,6 @@ func (w *World) SetBoneLocal(e ecs.Entity, bone int, t Transform) error {
 	return nil
 }
 
-// boneScaleFits checks that giving bone its new local scale keeps every
-// bone's scale relative to the root within check.MaxModelScale. Only a
-// larger scale can break it, so the common case costs one comparison.
-func (w *World) boneScaleFits(p *components.Pose, bone int, scale mgl32.Vec3) error {
-	local := w.pool.LocalScale[p.First : p.First+p.Count]
-	m := check.MaxAbs(scale)
-	if m <= check.MaxAbs(local[bone]) {
-		return nil
-	}
-	skel := w.reg.Skeletons[p.Skeleton]
-	b, prod := skel.ScaleBoundExceeded(func(k int) float32 {
-		if k == bone {
-			return m
-		}
-		return check.MaxAbs(local[k])
-	})
-	if b >= 0 {
-		return check.Errorf("SetBoneLocal", "Scale", scale, "bone %q would be scaled %g relative to the root, beyond %g (MaxModelScale)",
-			skel.BoneName(b), prod, float32(check.MaxModelScale))
-	}
-	return nil
-}
-
 // PoseView is a read-only view of one character's pose. Its slices alias
 // the world's storage: they are valid until the next Step, AddCharacter,
 // RemoveCharacter or Trim, and must not be written.
