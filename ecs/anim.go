@@ -142,7 +142,9 @@ func (w *World) AddBlendSpace(desc BlendSpaceDesc) (BlendSpaceID, error) {
 
 // Animate makes character e play a blend space: from the next Step its
 // local pose is the blend of the space's clips instead of the rest pose.
-// The space must be for as many bones as the character's skeleton. A
+// The space must be for as many bones as the character's skeleton, and
+// its clips' scale keys must not scale a bone of it beyond 1e4 relative to
+// the root (check.MaxModelScale). A
 // character that already plays a space switches to this one and starts
 // over from s.
 func (w *World) Animate(e ecs.Entity, space BlendSpaceID, s AnimSettings) error {
@@ -158,6 +160,9 @@ func (w *World) Animate(e ecs.Entity, space BlendSpaceID, s AnimSettings) error 
 	if bs.BoneCount() != int(p.Count) {
 		return check.Errorf("Animate", "space", space, "the blend space is for %d bones, the character's skeleton %q has %d",
 			bs.BoneCount(), w.reg.Skeletons[p.Skeleton].Name(), p.Count)
+	}
+	if err := animScaleFits(w.reg.Skeletons[p.Skeleton], bs, space); err != nil {
+		return err
 	}
 	c := components.Animation{Space: uint32(space)}
 	if err := setAnimSettings(&c.Player, s, bs); err != nil {

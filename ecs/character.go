@@ -72,7 +72,9 @@ func (w *World) pose(e ecs.Entity) (*components.Pose, error) {
 }
 
 // SetRoot moves a character's root. The transform must be finite with a
-// unit rotation (normalised within 1e-3) and non-zero scale.
+// unit rotation (normalised within 1e-3), each position component within
+// ±1e6 m (check.MaxPosition) and each scale component between 1e-4 and
+// 1e4 in absolute value (check.MinScale, check.MaxScale).
 func (w *World) SetRoot(e ecs.Entity, root Transform) error {
 	if _, err := w.pose(e); err != nil {
 		return err
@@ -96,16 +98,11 @@ func (w *World) Root(e ecs.Entity) (Transform, error) {
 }
 
 func validRoot(typ string, t Transform) (Transform, error) {
-	if err := check.FiniteVec3(typ, "Root.Pos", t.Pos); err != nil {
+	if err := check.Position(typ, "Root.Pos", t.Pos); err != nil {
 		return t, err
 	}
-	if err := check.FiniteVec3(typ, "Root.Scale", t.Scale); err != nil {
+	if err := check.Scale(typ, "Root.Scale", t.Scale); err != nil {
 		return t, err
-	}
-	for a := 0; a < 3; a++ {
-		if s := t.Scale[a]; s < 1e-6 && s > -1e-6 {
-			return t, check.Errorf(typ, "Root.Scale", t.Scale, "scale components must be non-zero")
-		}
 	}
 	q, err := check.UnitQuat(typ, "Root.Rot", t.Rot, 1e-3)
 	if err != nil {
@@ -144,7 +141,10 @@ func (w *World) BoneWorld(e ecs.Entity, bone int) (Transform, error) {
 // SetBoneLocal sets one bone's local transform and marks its subtree
 // dirty. The next Step's animation phase resets it unless a later phase
 // writes it again; use it between frames for tools and tests, or from a
-// custom system.
+// custom system. As for a clip key, each translation component must lie
+// within ±1e4 m (check.MaxTranslation) and each scale component within
+// ±1e4 (check.MaxScale; zero hides the bone), and no bone may end up
+// scaled beyond 1e4 relative to the root (check.MaxModelScale).
 func (w *World) SetBoneLocal(e ecs.Entity, bone int, t Transform) error {
 	p, err := w.pose(e)
 	if err != nil {
@@ -153,16 +153,19 @@ func (w *World) SetBoneLocal(e ecs.Entity, bone int, t Transform) error {
 	if bone < 0 || bone >= int(p.Count) {
 		return ErrBone
 	}
-	if err := check.FiniteVec3("SetBoneLocal", "Pos", t.Pos); err != nil {
+	if err := check.Translation("SetBoneLocal", "Pos", t.Pos); err != nil {
 		return err
 	}
-	if err := check.FiniteVec3("SetBoneLocal", "Scale", t.Scale); err != nil {
+	if err := check.ScaleKey("SetBoneLocal", "Scale", t.Scale); err != nil {
 		return err
 	}
 	if t.Rot, err = check.UnitQuat("SetBoneLocal", "Rot", t.Rot, 1e-3); err != nil {
 		return err
 	}
 	i := p.First + int32(bone)
+	if err := w.boneScaleFits(p, bone, t.Scale); err != nil {
+		return err
+	}
 	w.pool.LocalPos[i], w.pool.LocalRot[i], w.pool.LocalScale[i] = t.Pos, t.Rot, t.Scale
 	p.MarkDirty(int32(bone), w.reg.Skeletons[p.Skeleton].SubtreeEnd(bone))
 	return nil

@@ -4,6 +4,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/check"
 	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/internal/snapbin"
 )
@@ -39,7 +40,13 @@ func AppendPose(b []byte, pool *rig.Pool, p *components.Pose, r *components.Root
 // ReadPose reads what AppendPose wrote. The root must be one SetRoot
 // accepts, or non-finite (a root written straight into the component:
 // the systems keep the last good pose, see Sync); every transform in the
-// pool must be finite.
+// pool must be finite and within the sizes a world keeping the limits of
+// internal/check holds: local scales within MaxScale (the limit on clip
+// keys and SetBoneLocal), world positions within MaxWorldPosition and
+// world scales within MaxWorldScale. Local translations are held to
+// MaxWorldPosition too, not MaxTranslation: chains write their bones'
+// local translations from particle positions (see chain.ApplyIn), and
+// under a non-uniform scale those exceed the rest pose's.
 func ReadPose(r *snapbin.Reader, pool *rig.Pool, p *components.Pose, root *components.Root, apply bool) {
 	r.Count("pose.Count", int(p.Count))
 	rt := r.Root("root", 1e-3)
@@ -56,17 +63,12 @@ func ReadPose(r *snapbin.Reader, pool *rig.Pool, p *components.Pose, root *compo
 		p.DirtyLo, p.DirtyHi, p.SyncedRoot, p.Faults = lo, hi, synced, faults
 	}
 	a := p.First
-	readVec3s(r, "pool.LocalPos", pool.LocalPos[a:a+p.Count], apply)
+	r.Vec3sWithin("pool.LocalPos", pool.LocalPos[a:a+p.Count], check.MaxWorldPosition, apply)
 	readQuats(r, "pool.LocalRot", pool.LocalRot[a:a+p.Count], apply)
-	readVec3s(r, "pool.LocalScale", pool.LocalScale[a:a+p.Count], apply)
-	readVec3s(r, "pool.WorldPos", pool.WorldPos[a:a+p.Count], apply)
+	r.Vec3sWithin("pool.LocalScale", pool.LocalScale[a:a+p.Count], check.MaxScale, apply)
+	r.Vec3sWithin("pool.WorldPos", pool.WorldPos[a:a+p.Count], check.MaxWorldPosition, apply)
 	readQuats(r, "pool.WorldRot", pool.WorldRot[a:a+p.Count], apply)
-	readVec3s(r, "pool.WorldScale", pool.WorldScale[a:a+p.Count], apply)
-}
-
-// readVec3s reads len(dst) finite vectors into dst when apply.
-func readVec3s(r *snapbin.Reader, field string, dst []mgl32.Vec3, apply bool) {
-	r.Vec3s(field, dst, true, apply)
+	r.Vec3sWithin("pool.WorldScale", pool.WorldScale[a:a+p.Count], check.MaxWorldScale, apply)
 }
 
 // readQuats reads len(dst) finite quaternions into dst when apply.

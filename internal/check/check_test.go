@@ -49,3 +49,42 @@ func TestUnitQuat(t *testing.T) {
 		t.Fatal("length-2 quaternion accepted")
 	}
 }
+
+// The size checks accept their limits and reject what lies beyond them,
+// NaN and ±Inf.
+func TestSizeLimits(t *testing.T) {
+	nan := float32(math.NaN())
+	inf := float32(math.Inf(1))
+	for _, c := range []struct {
+		name string
+		err  error
+		ok   bool
+	}{
+		{"translation at the limit", Translation("T", "Pos", mgl32.Vec3{MaxTranslation, -MaxTranslation, 0}), true},
+		{"translation beyond", Translation("T", "Pos", mgl32.Vec3{0, 0, 1.0001 * MaxTranslation}), false},
+		{"translation NaN", Translation("T", "Pos", mgl32.Vec3{nan, 0, 0}), false},
+		{"position at the limit", Position("T", "Pos", mgl32.Vec3{-MaxPosition, 0, MaxPosition}), true},
+		{"position beyond", Position("T", "Pos", mgl32.Vec3{0, 1.0001 * MaxPosition, 0}), false},
+		{"position -Inf", Position("T", "Pos", mgl32.Vec3{0, -inf, 0}), false},
+		{"scale at the limits", Scale("T", "Scale", mgl32.Vec3{MinScale, -MaxScale, -MinScale}), true},
+		{"scale below", Scale("T", "Scale", mgl32.Vec3{1, 0.99 * MinScale, 1}), false},
+		{"scale zero", Scale("T", "Scale", mgl32.Vec3{1, 1, 0}), false},
+		{"scale above", Scale("T", "Scale", mgl32.Vec3{-1.0001 * MaxScale, 1, 1}), false},
+		{"scale NaN", Scale("T", "Scale", mgl32.Vec3{1, 1, nan}), false},
+		{"scale key zero", ScaleKey("T", "Scale", mgl32.Vec3{0, 0, 0}), true},
+		{"scale key at the limit", ScaleKey("T", "Scale", mgl32.Vec3{MaxScale, -MaxScale, 1}), true},
+		{"scale key above", ScaleKey("T", "Scale", mgl32.Vec3{1, 1.0001 * MaxScale, 1}), false},
+		{"scale key Inf", ScaleKey("T", "Scale", mgl32.Vec3{inf, 1, 1}), false},
+	} {
+		var fe *FieldError
+		switch {
+		case c.ok && c.err != nil:
+			t.Errorf("%s: %v", c.name, c.err)
+		case !c.ok && !errors.As(c.err, &fe):
+			t.Errorf("%s: %v, want a *FieldError", c.name, c.err)
+		}
+	}
+	if got := MaxAbs(mgl32.Vec3{-3, 2, 1}); got != 3 {
+		t.Errorf("MaxAbs = %g, want 3", got)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/qmuntal/gltf"
 
+	"github.com/sway-anim/sway/internal/check"
 	"github.com/sway-anim/sway/internal/rig"
 )
 
@@ -306,8 +307,10 @@ func (l *loader) buildSkeleton() error {
 		return bad("nodes", count, "the skeleton would have more than MaxBones (%d) bones", MaxBones)
 	}
 	bones := make([]rig.BoneDesc, 0, count)
+	nodeOf := make([]int, 0, count) // the node of each bone; -1 for the scene's
 	if scene != "" {
 		bones = append(bones, rig.BoneDesc{Name: scene, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}})
+		nodeOf = append(nodeOf, -1)
 	}
 	for i := range l.nodes {
 		if !l.needed[i] {
@@ -325,14 +328,31 @@ func (l *loader) buildSkeleton() error {
 			b.Parent = scene
 		}
 		bones = append(bones, b)
+		nodeOf = append(nodeOf, i)
 	}
 	l.rig.Skeleton = rig.SkeletonDesc{Name: "", Bones: bones}
 	l.rig.SceneBone = scene
 	// The rig's own validation, so that a loaded rig always builds.
 	if _, err := rig.NewSkeleton(l.rig.Skeleton); err != nil {
-		return bad("nodes", count, "%v", err)
+		return nodeError(err, nodeOf, count)
 	}
 	return nil
+}
+
+// nodeError reports a rejected skeleton at the node of the bone it names
+// (a scale beyond the limits relative to the root is only seen once the
+// whole hierarchy is built), or at "nodes" for the skeleton as a whole.
+func nodeError(err error, nodeOf []int, count int) error {
+	var fe *check.FieldError
+	var k int
+	var field string
+	if errors.As(err, &fe) {
+		prop := map[string]string{"Pos": "translation", "Rot": "rotation", "Scale": "scale"}
+		if n, _ := fmt.Sscanf(fe.Field, "Bones[%d].%s", &k, &field); n == 2 && k >= 0 && k < len(nodeOf) && nodeOf[k] >= 0 && prop[field] != "" {
+			return bad(fmt.Sprintf("nodes[%d].%s", nodeOf[k], prop[field]), fe.Value, "%s", fe.Reason)
+		}
+	}
+	return bad("nodes", count, "%v", err)
 }
 
 // sceneName is SceneBoneName, or when a node has that name the first of
@@ -367,6 +387,9 @@ func (l *loader) bone(i int) (rig.BoneDesc, error) {
 	if b.Pos, err = vec3(path+".translation", nd.Translation[:], mgl32.Vec3{}); err != nil {
 		return b, err
 	}
+	if !check.Within(b.Pos, check.MaxTranslation) {
+		return b, bad(path+".translation", b.Pos, "every component must be within ±%g m (MaxTranslation)", float32(check.MaxTranslation))
+	}
 	if b.Scale, err = vec3(path+".scale", nd.Scale[:], mgl32.Vec3{1, 1, 1}); err != nil {
 		return b, err
 	}
@@ -374,6 +397,9 @@ func (l *loader) bone(i int) (rig.BoneDesc, error) {
 		if s := b.Scale[a]; s < 1e-6 && s > -1e-6 {
 			return b, bad(path+".scale", b.Scale, "a zero scale component cannot be a bone's rest scale")
 		}
+	}
+	if err := check.Scale(errType, path+".scale", b.Scale); err != nil {
+		return b, err
 	}
 	r := nd.Rotation
 	q := mgl32.Quat{W: float32(r[3]), V: mgl32.Vec3{float32(r[0]), float32(r[1]), float32(r[2])}}

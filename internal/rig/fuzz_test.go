@@ -5,12 +5,17 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/sway-anim/sway/internal/check"
 )
 
 // FuzzNewSkeleton builds descriptions from bytes (each byte a bone: its
 // parent is another byte's bone, possibly missing, itself or a cycle) and
 // checks that NewSkeleton never panics and that every skeleton it accepts
-// keeps its invariants.
+// keeps its invariants, its rest pose within the limits on sizes.
+// sizes are translations and scales near the limits, some beyond them.
+var sizes = []float32{1e4, -1e4, 1.0001e4, 1e-4, -1e-4, 0.99e-4, 1e3, 1e-3, 3e38, -1e-30}
+
 func FuzzNewSkeleton(f *testing.F) {
 	f.Add([]byte{0, 0, 1, 2, 2})
 	f.Add([]byte{3, 0, 1, 2})      // a cycle
@@ -30,6 +35,13 @@ func FuzzNewSkeleton(f *testing.F) {
 			if b%17 == 5 {
 				bone.Rot = mgl32.Quat{W: float32(b) / 10} // not unit unless b = 10..
 			}
+			// Sizes at, inside and beyond the limits.
+			if b%13 == 7 {
+				bone.Pos[int(b)%3] = sizes[int(b)%len(sizes)]
+			}
+			if b%11 == 3 {
+				bone.Scale[int(b/11)%3] = sizes[int(b/11)%len(sizes)]
+			}
 			desc.Bones = append(desc.Bones, bone)
 		}
 		s, err := NewSkeleton(desc)
@@ -45,6 +57,11 @@ func FuzzNewSkeleton(f *testing.F) {
 			}
 			if p >= 0 && s.SubtreeEnd(i) > s.SubtreeEnd(int(p)) {
 				t.Fatalf("subtree of %d leaves its parent's", i)
+			}
+		}
+		for k := range s.NumBones() {
+			if !check.Within(s.ModelPos()[k], check.MaxModelExtent) || !check.Within(s.ModelScale()[k], check.MaxModelScale) {
+				t.Fatalf("bone %d: model pos %v scale %v", k, s.ModelPos()[k], s.ModelScale()[k])
 			}
 		}
 		if len(s.LevelOrder()) != s.NumBones() {

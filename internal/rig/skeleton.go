@@ -22,9 +22,9 @@ const RotationTolerance = 1e-3
 type BoneDesc struct {
 	Name   string
 	Parent string     // the parent's name; "" for a root bone
-	Pos    mgl32.Vec3 // rest translation relative to the parent
+	Pos    mgl32.Vec3 // rest translation relative to the parent, metres; each component within ±1e4 (check.MaxTranslation)
 	Rot    mgl32.Quat // rest rotation relative to the parent (unit)
-	Scale  mgl32.Vec3 // rest scale (no component may be zero)
+	Scale  mgl32.Vec3 // rest scale; each component between 1e-4 and 1e4 in absolute value (check.MinScale, check.MaxScale), and so the product from the root down (check.MinModelScale, check.MaxModelScale)
 }
 
 // Bone returns a BoneDesc with identity rotation and unit scale.
@@ -64,9 +64,13 @@ const descType = "SkeletonDesc"
 
 // NewSkeleton validates desc and builds the skeleton. It returns a
 // *check.FieldError for: no bones, more than MaxBones, an empty or duplicate
-// name, a missing parent, a cycle, a non-finite number, a zero scale
-// component, and a rest rotation further than RotationTolerance from unit
-// length (closer ones are normalised).
+// name, a missing parent, a cycle, a non-finite number, a translation
+// component beyond check.MaxTranslation, a scale component outside
+// [check.MinScale, check.MaxScale] in absolute value, a bone whose scale
+// relative to the root (the product of the scales from the root down)
+// lies outside [check.MinModelScale, check.MaxModelScale], and a rest
+// rotation further than RotationTolerance from unit length (closer ones
+// are normalised).
 func NewSkeleton(desc SkeletonDesc) (*Skeleton, error) {
 	n := len(desc.Bones)
 	if n == 0 {
@@ -86,16 +90,11 @@ func NewSkeleton(desc SkeletonDesc) (*Skeleton, error) {
 			return nil, check.Errorf(descType, field+".Name", b.Name, "duplicate of Bones[%d]", j)
 		}
 		byName[b.Name] = i
-		if err := check.FiniteVec3(descType, field+".Pos", b.Pos); err != nil {
+		if err := check.Translation(descType, field+".Pos", b.Pos); err != nil {
 			return nil, err
 		}
-		if err := check.FiniteVec3(descType, field+".Scale", b.Scale); err != nil {
+		if err := check.Scale(descType, field+".Scale", b.Scale); err != nil {
 			return nil, err
-		}
-		for a := 0; a < 3; a++ {
-			if s := b.Scale[a]; s < 1e-6 && s > -1e-6 {
-				return nil, check.Errorf(descType, field+".Scale", b.Scale, "scale components must be non-zero (use {1,1,1} for none)")
-			}
 		}
 		q, err := check.UnitQuat(descType, field+".Rot", b.Rot, RotationTolerance)
 		if err != nil {
@@ -214,7 +213,45 @@ func NewSkeleton(desc SkeletonDesc) (*Skeleton, error) {
 		ls := s.restScale[k]
 		s.modelScale[k] = mgl32.Vec3{ps[0] * ls[0], ps[1] * ls[1], ps[2] * ls[2]}
 	}
+	// Scales relative to the root: the products along each chain. The
+	// first product out of bounds (in storage order, parents first) is
+	// at most MaxModelScale × MaxScale, or at least MinModelScale ×
+	// MinScale: finite and non-zero, so the error shows it as it is.
+	for k, b := range order {
+		for _, c := range s.modelScale[k] {
+			if c < 0 {
+				c = -c
+			}
+			if !(c >= check.MinModelScale && c <= check.MaxModelScale) {
+				return nil, check.Errorf(descType, fmt.Sprintf("Bones[%d].Scale", b), desc.Bones[b].Scale,
+					"the bone's scale relative to the root, %v (the product of the scales from the root down), must be between %g and %g in absolute value (MinModelScale, MaxModelScale)",
+					s.modelScale[k], float32(check.MinModelScale), float32(check.MaxModelScale))
+			}
+		}
+	}
 	return s, nil
+}
+
+// ScaleBoundExceeded checks a bound on the scales a pose can take: bound(b)
+// is the largest absolute value any component of bone b's local scale can
+// have. It returns the first bone (in storage order) whose bound relative
+// to the root, the product of the bounds from the root down to it,
+// exceeds MaxModelScale, and that product; or -1 and the largest product.
+func (s *Skeleton) ScaleBoundExceeded(bound func(b int) float32) (int, float32) {
+	var prod [MaxBones]float32
+	largest := float32(0)
+	for k, p := range s.parents {
+		m := bound(k)
+		if p >= 0 {
+			m *= prod[p]
+		}
+		if !(m <= check.MaxModelScale) {
+			return k, m
+		}
+		prod[k] = m
+		largest = max(largest, m)
+	}
+	return -1, largest
 }
 
 // Name returns the skeleton's name.

@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/internal/check"
+	"github.com/sway-anim/sway/internal/mathx"
 )
 
 func armDesc() SkeletonDesc {
@@ -139,7 +140,68 @@ func TestNewSkeletonRejectsZeroRotation(t *testing.T) {
 func TestNewSkeletonRejectsZeroScale(t *testing.T) {
 	d := armDesc()
 	d.Bones[2].Scale = mgl32.Vec3{}
-	expectFieldError(t, d, "Bones[2].Scale", "non-zero")
+	expectFieldError(t, d, "Bones[2].Scale", "MinScale")
+}
+
+// Translations and scales beyond the limits are rejected, those at the
+// limits accepted; so are products of scales along a chain.
+func TestNewSkeletonBoundsSizes(t *testing.T) {
+	d := armDesc()
+	d.Bones[1].Pos = mgl32.Vec3{0, 1.0001e4, 0}
+	expectFieldError(t, d, "Bones[1].Pos", "MaxTranslation")
+	d = armDesc()
+	d.Bones[2].Scale = mgl32.Vec3{1, 2e4, 1}
+	expectFieldError(t, d, "Bones[2].Scale", "MaxScale")
+	d = armDesc()
+	d.Bones[2].Scale = mgl32.Vec3{1, -5e-5, 1}
+	expectFieldError(t, d, "Bones[2].Scale", "MinScale")
+	// Each scale within the limits, their product along the chain not.
+	d = armDesc()
+	d.Bones[2].Scale = mgl32.Vec3{1, 200, 1} // upper
+	d.Bones[1].Scale = mgl32.Vec3{1, 100, 1} // forearm, below it
+	expectFieldError(t, d, "Bones[1].Scale", "relative to the root")
+	d = armDesc()
+	d.Bones[2].Scale = mgl32.Vec3{1, 1, 0.01}
+	d.Bones[1].Scale = mgl32.Vec3{1, 1, 0.005}
+	expectFieldError(t, d, "Bones[1].Scale", "relative to the root")
+
+	// At the limits: accepted, and the model pose is finite.
+	d = armDesc()
+	for i := range d.Bones {
+		d.Bones[i].Pos = mgl32.Vec3{-1e4, 1e4, 1e4}
+	}
+	d.Bones[3].Scale = mgl32.Vec3{100, -1e-2, 1e4} // root
+	d.Bones[2].Scale = mgl32.Vec3{-100, 1e-2, 1}   // upper
+	s, err := NewSkeleton(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range s.NumBones() {
+		if !mathx.Vec3Finite(s.ModelPos()[k]) || !mathx.Vec3Finite(s.ModelScale()[k]) {
+			t.Fatalf("bone %d: model pos %v scale %v", k, s.ModelPos()[k], s.ModelScale()[k])
+		}
+	}
+	if got := s.ModelScale()[s.Index("hand")]; got != (mgl32.Vec3{-1e4, -1e-4, 1e4}) {
+		t.Fatalf("the hand's model scale is %v", got)
+	}
+}
+
+// ScaleBoundExceeded multiplies the bounds down each chain and names the
+// first bone past MaxModelScale.
+func TestScaleBoundExceeded(t *testing.T) {
+	s, err := NewSkeleton(armDesc())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Storage order: root, upper, forearm, hand, tail.
+	bounds := []float32{10, 100, 10, 1, 1000}
+	if b, p := s.ScaleBoundExceeded(func(b int) float32 { return bounds[b] }); b != -1 || p != 1e4 {
+		t.Fatalf("bounds %v: bone %d, product %g; want -1, 1e4", bounds, b, p)
+	}
+	bounds[2] = 10.01 // the forearm, and so the hand
+	if b, p := s.ScaleBoundExceeded(func(b int) float32 { return bounds[b] }); b != 2 || !(p > 1e4) {
+		t.Fatalf("bounds %v: bone %d, product %g; want 2 and more than 1e4", bounds, b, p)
+	}
 }
 
 func TestNewSkeletonNormalisesNearUnitRotation(t *testing.T) {
@@ -165,5 +227,23 @@ func TestNewSkeletonSeveralRoots(t *testing.T) {
 	}
 	if s.Index("a1") != 1 || s.Parents()[2] != -1 {
 		t.Fatalf("order: %v parents %v", s.names, s.Parents())
+	}
+}
+
+// The derived limits hold what the limits on inputs allow.
+func TestDerivedLimits(t *testing.T) {
+	if got := float64(MaxBones) * check.MaxModelScale * check.MaxTranslation; got > check.MaxModelExtent {
+		t.Errorf("MaxBones × MaxModelScale × MaxTranslation = %g, beyond MaxModelExtent (%g)", got, check.MaxModelExtent)
+	}
+	if got := check.MaxPosition + check.MaxScale*check.MaxModelExtent; got > check.MaxWorldPosition {
+		t.Errorf("MaxPosition + MaxScale × MaxModelExtent = %g, beyond MaxWorldPosition (%g)", got, check.MaxWorldPosition)
+	}
+	if got := check.MaxScale * check.MaxModelScale; got > check.MaxWorldScale {
+		t.Errorf("MaxScale × MaxModelScale = %g, beyond MaxWorldScale (%g)", got, check.MaxWorldScale)
+	}
+	// Squared world coordinates, as in lengths and dot products, stay
+	// well within float32.
+	if sq := check.MaxWorldPosition * check.MaxWorldPosition; sq > math.MaxFloat32/1e6 {
+		t.Errorf("MaxWorldPosition² = %g, within a factor of a million of float32's range", sq)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/check"
 )
 
 // Reader reads a snapshot's values in order. The first problem (too few
@@ -239,7 +240,8 @@ func (r *Reader) checkUnit(off int, field string, q mgl32.Quat, tol float32) mgl
 }
 
 // Root reads a character's root: either one SetRoot accepts (finite, a
-// unit rotation within tol, no zero scale component), or one with a
+// unit rotation within tol, the position and scale within the limits of
+// internal/check), or one with a
 // non-finite number, which the systems skip (the character keeps its last
 // good pose) and a snapshot taken in that state holds.
 func (r *Reader) Root(field string, tol float32) components.Transform {
@@ -251,9 +253,15 @@ func (r *Reader) Root(field string, tol float32) components.Transform {
 		return t
 	}
 	r.checkUnit(off, field, rot, tol)
+	if !check.Within(pos, check.MaxPosition) {
+		r.failAt(off, field, fmt.Sprintf("a position component is beyond ±%g m (MaxPosition)", float32(check.MaxPosition)), false)
+	}
 	for _, s := range scale {
-		if s < 1e-6 && s > -1e-6 {
-			r.failAt(off, field, "a scale component is zero", false)
+		if s < 0 {
+			s = -s
+		}
+		if !(s >= check.MinScale && s <= check.MaxScale) {
+			r.failAt(off, field, fmt.Sprintf("a scale component is not between %g and %g in absolute value (MinScale, MaxScale)", float32(check.MinScale), float32(check.MaxScale)), false)
 		}
 	}
 	return t
@@ -291,6 +299,42 @@ func (r *Reader) Vec3s(field string, dst []mgl32.Vec3, finite, apply bool) {
 			for i := range dst {
 				if v := vec3At(s, i); !(v[0]*0 == 0 && v[1]*0 == 0 && v[2]*0 == 0) {
 					r.failAt(off+i*SizeVec3, field, "must be finite", false)
+					return
+				}
+			}
+		}
+	}
+	if apply {
+		for i := range dst {
+			dst[i] = vec3At(s, i)
+		}
+	}
+}
+
+// Vec3sWithin reads len(dst) vectors, into dst when apply, as Vec3s does
+// with finite set; every component must also lie within ±limit.
+func (r *Reader) Vec3sWithin(field string, dst []mgl32.Vec3, limit float32, apply bool) {
+	off := r.off
+	s := r.take(len(dst)*SizeVec3, field)
+	if s == nil {
+		return
+	}
+	if !r.Checked {
+		// The magnitude bits order as the magnitudes do, and those of
+		// ±Inf and NaN lie above every finite one: one max finds whether
+		// any value is out of bounds, and only then is it looked for.
+		var m uint32
+		for i := 0; i+4 <= len(s); i += 4 {
+			m = max(m, binary.LittleEndian.Uint32(s[i:])&0x7fffffff)
+		}
+		if lim := math.Float32bits(limit); m > lim {
+			for i := 0; i+4 <= len(s); i += 4 {
+				if v := f32(s[i:]); !(v >= -limit && v <= limit) { // false for NaN
+					reason := fmt.Sprintf("must be finite and within ±%g", limit)
+					if finite(v) {
+						reason = fmt.Sprintf("%g is beyond ±%g", v, limit)
+					}
+					r.failAt(off+i/SizeVec3*SizeVec3, field, reason, false)
 					return
 				}
 			}

@@ -82,10 +82,19 @@ func TestRootAcceptsFaultsButNotBadTransforms(t *testing.T) {
 	long, flat := good, good
 	long.Rot.W = 3
 	flat.Scale[1] = 0
+	// At and beyond the limits on roots.
+	far, farther, huge, tiny, big := good, good, good, good, good
+	far.Pos = mgl32.Vec3{-1e6, 1e6, 1e6}
+	far.Scale = mgl32.Vec3{1e4, -1e-4, 1}
+	farther.Pos[1] = 1.0001e6
+	huge.Scale[2] = 3e38
+	tiny.Scale[0] = -0.99e-4
+	big.Pos[0] = -3e38
 	for _, tc := range []struct {
 		tr components.Transform
 		ok bool
-	}{{good, true}, {nan, true}, {long, false}, {flat, false}} {
+	}{{good, true}, {nan, true}, {long, false}, {flat, false},
+		{far, true}, {farther, false}, {huge, false}, {tiny, false}, {big, false}} {
 		var r Reader
 		r.Reset(Transform(nil, &tc.tr), 0)
 		r.Root("root", 1e-3)
@@ -127,6 +136,27 @@ func TestBulkReads(t *testing.T) {
 	r.Reset([]byte{0, 2}, 0)
 	if r.Bools("b", gb[:2], true); r.Err() == nil {
 		t.Fatal("a flag of 2 accepted")
+	}
+}
+
+// Vec3sWithin names the first vector with a component beyond the limit
+// (or not finite) and accepts those at it.
+func TestVec3sWithin(t *testing.T) {
+	vs := []mgl32.Vec3{{1, -2, 3}, {4, 5, 6}, {0, 0, 0}}
+	got := make([]mgl32.Vec3, len(vs))
+	var r Reader
+	r.Reset(Vec3s(nil, vs), 0)
+	if r.Vec3sWithin("v", got, 6, true); r.Err() != nil || got[1] != vs[1] {
+		t.Fatalf("at the limit: %v %v", r.Err(), got)
+	}
+	for _, bad := range []float32{6.001, -7, float32(math.NaN()), float32(math.Inf(1))} {
+		vs[1][1] = bad
+		r.Reset(Vec3s(nil, vs), 10)
+		r.Vec3sWithin("v", got, 6, false)
+		var e *Error
+		if !errors.As(r.Err(), &e) || e.Offset != 10+SizeVec3 || e.Field != "v" {
+			t.Fatalf("%g: %v", bad, r.Err())
+		}
 	}
 }
 

@@ -16,7 +16,9 @@ const unitTol = 1e-3
 
 // TrackDesc is the key data of one animated bone. Rotations is required;
 // Translations and Scales are optional (nil keeps the rest pose's value).
-// Each non-nil slice holds one key per frame.
+// Each non-nil slice holds one key per frame. Each translation component
+// lies within ±1e4 m (check.MaxTranslation) and each scale component
+// within ±1e4 (check.MaxScale; zero hides a bone).
 type TrackDesc struct {
 	Bone         int
 	Rotations    []mgl32.Quat
@@ -70,17 +72,17 @@ func (d *ClipDesc) Validate() error {
 				return named(err, fmt.Sprintf("Tracks[%d].Rotations[%d]", i, k))
 			}
 		}
-		if err := validateVecKeys(typ, fmt.Sprintf("Tracks[%d].Translations", i), tr.Translations, d.KeyCount); err != nil {
+		if err := validateVecKeys(typ, fmt.Sprintf("Tracks[%d].Translations", i), tr.Translations, d.KeyCount, check.Translation); err != nil {
 			return err
 		}
-		if err := validateVecKeys(typ, fmt.Sprintf("Tracks[%d].Scales", i), tr.Scales, d.KeyCount); err != nil {
+		if err := validateVecKeys(typ, fmt.Sprintf("Tracks[%d].Scales", i), tr.Scales, d.KeyCount, check.ScaleKey); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func validateVecKeys(typ, field string, keys []mgl32.Vec3, n int) error {
+func validateVecKeys(typ, field string, keys []mgl32.Vec3, n int, valid func(typ, field string, v mgl32.Vec3) error) error {
 	if keys == nil {
 		return nil
 	}
@@ -88,7 +90,7 @@ func validateVecKeys(typ, field string, keys []mgl32.Vec3, n int) error {
 		return check.Errorf(typ, field, len(keys), "must be nil or hold KeyCount (%d) keys", n)
 	}
 	for k, v := range keys {
-		if err := check.FiniteVec3(typ, "", v); err != nil {
+		if err := valid(typ, "", v); err != nil {
 			return named(err, fmt.Sprintf("%s[%d]", field, k))
 		}
 	}
@@ -124,6 +126,10 @@ type Clip struct {
 
 	// Bones without a track in each channel: they take the rest pose.
 	rotRest, posRest, sclRest []int32
+
+	// maxScale[b] is the largest absolute scale component of bone b's
+	// keys (0 for a bone without scale keys).
+	maxScale []float32
 }
 
 // NewClip validates desc and builds a clip. Rotation keys are normalised
@@ -178,6 +184,12 @@ func NewClip(desc ClipDesc) (*Clip, error) {
 			}
 		}
 	}
+	c.maxScale = make([]float32, c.bones)
+	for i := range desc.Tracks {
+		for _, v := range desc.Tracks[i].Scales {
+			c.maxScale[desc.Tracks[i].Bone] = max(c.maxScale[desc.Tracks[i].Bone], check.MaxAbs(v))
+		}
+	}
 	c.rotRest = restBones(c.rotBones, c.bones)
 	c.posRest = restBones(c.posBones, c.bones)
 	c.sclRest = restBones(c.sclBones, c.bones)
@@ -214,6 +226,12 @@ func unitKey(q mgl32.Quat) mgl32.Quat {
 func (c *Clip) rotTracked() []int32 { return c.rotBones }
 func (c *Clip) posTracked() []int32 { return c.posBones }
 func (c *Clip) sclTracked() []int32 { return c.sclBones }
+
+// MaxScale returns the largest absolute value of a component of bone b's
+// scale keys, or 0 when the clip does not key the bone's scale. A blend
+// never scales a bone beyond the largest of its clips' MaxScale and its
+// rest scale; the facade bounds that against the skeleton.
+func (c *Clip) MaxScale(b int) float32 { return c.maxScale[b] }
 
 // Name returns the clip's name.
 func (c *Clip) Name() string { return c.name }
