@@ -35,21 +35,7 @@ func chainEarringWalk(t *testing.T, set sway.ChainSettings, p walkProfile, end f
 	if err := w.AddChains(e, nil, []sway.ChainSpec{{Root: "earring.0", Settings: set}}); err != nil {
 		t.Fatal(err)
 	}
-	root := sway.Identity()
-	heading := 0.0
-	out := make([]float64, len(windows))
-	for f := 0; float64(f)*walkDt < end; f++ {
-		now := float64(f+1) * walkDt
-		speed, turn := p(now)
-		heading += turn * walkDt
-		root.Rot = mgl32.QuatRotate(float32(heading), mgl32.Vec3{0, 1, 0})
-		root.Pos = root.Pos.Add(root.Rot.Rotate(mgl32.Vec3{0, 0, float32(speed * walkDt)}))
-		if err := w.SetRoot(e, root); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Step(walkDt); err != nil {
-			t.Fatal(err)
-		}
+	return walkWindows(t, w, e, p, end, windows, func() float64 {
 		head, err := w.BoneWorld(e, skel.Index("head"))
 		if err != nil {
 			t.Fatal(err)
@@ -57,17 +43,8 @@ func chainEarringWalk(t *testing.T, set sway.ChainSettings, p walkProfile, end f
 		a, b := worldOf(t, w, e, skel.Index("earring.0")), worldOf(t, w, e, skel.Index("earring.3"))
 		want, got := head.Rot.Rotate(mgl32.Vec3{0, -1, 0}), b.Sub(a)
 		c := float64(got.Dot(want)) / math.Sqrt(float64(got.Dot(got)))
-		angle := 180 / math.Pi * math.Acos(max(-1, min(1, c)))
-		if math.IsNaN(angle) {
-			t.Fatalf("frame %d: the angle is NaN", f)
-		}
-		for k, win := range windows {
-			if now >= win[0] && now < win[1] {
-				out[k] = max(out[k], angle)
-			}
-		}
-	}
-	return out
+		return 180 / math.Pi * math.Acos(max(-1, min(1, c)))
+	})
 }
 
 // TestChainEarringOnAWalk: with the default chain settings a 3 cm earring

@@ -81,6 +81,14 @@ func walkFigures(t testing.TB, centre string, p walkProfile, end float64, window
 	t.Helper()
 	w, e, skel := newWalker(t, centre)
 	defer w.Close()
+	return walkWindows(t, w, e, p, end, windows, func() float64 { return hangAngle(t, w, e, skel) })
+}
+
+// walkWindows walks character e of w along profile p until end (s),
+// measuring after every frame, and returns the largest measure (a hang
+// angle, degrees) in each of the windows [from, to) seconds.
+func walkWindows(t testing.TB, w *sway.World, e arche.Entity, p walkProfile, end float64, windows [][2]float64, measure func() float64) []float64 {
+	t.Helper()
 	root := sway.Identity()
 	heading := 0.0
 	out := make([]float64, len(windows))
@@ -96,7 +104,7 @@ func walkFigures(t testing.TB, centre string, p walkProfile, end float64, window
 		if err := w.Step(walkDt); err != nil {
 			t.Fatal(err)
 		}
-		a := hangAngle(t, w, e, skel)
+		a := measure()
 		if math.IsNaN(a) {
 			t.Fatalf("frame %d: the hang angle is NaN", f)
 		}
