@@ -360,17 +360,8 @@ func corpusVRoid1() ([]byte, error) {
 		return nil, err
 	}
 	colliders, groups := vroidColliders(idx)
-	down := [3]float64{0, -1, 0}
 	spring := func(name string, chain []string, stiff []float64, power, drag, hit float64, center string, cg []int) corpusObj {
-		var js []any
-		for k, n := range chain {
-			js = append(js, springJoint1(idx[n], stiff[min(k, len(stiff)-1)], power, down, drag, hit))
-		}
-		s := corpusObj{"name": name, "joints": js, "colliderGroups": cg}
-		if center != "" {
-			s["center"] = idx[center]
-		}
-		return s
+		return corpusSpring(idx, name, chain, stiff, power, drag, hit, center, cg)
 	}
 	var springs []any
 	for i, h := range hair {
@@ -674,4 +665,20 @@ func corpusBlenderTail(scaled bool) ([]byte, error) {
 		"VRMC_springBone": corpusObj{"specVersion": "1.0", "colliders": colliders, "colliderGroups": groups, "springs": springs},
 	}
 	return corpusGLB(doc)
+}
+
+// corpusSpring is a VRMC_springBone spring over the nodes of chain (by name),
+// joint k's stiffness stiff[k] (the last value repeated past the end),
+// gravity straight down, with a centre node unless center is "".
+func corpusSpring(idx map[string]int, name string, chain []string, stiff []float64, power, drag, hit float64, center string, cg []int) corpusObj {
+	down := [3]float64{0, -1, 0}
+	var js []any
+	for k, n := range chain {
+		js = append(js, springJoint1(idx[n], stiff[min(k, len(stiff)-1)], power, down, drag, hit))
+	}
+	s := corpusObj{"name": name, "joints": js, "colliderGroups": cg}
+	if center != "" {
+		s["center"] = idx[center]
+	}
+	return s
 }

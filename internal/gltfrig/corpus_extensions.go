@@ -201,17 +201,8 @@ func corpusUniVRM1Extended(fallback bool) ([]byte, error) {
 		groups = append(groups, corpusObj{"name": e.group, "colliders": []int{len(colliders)}})
 		colliders = append(colliders, extendedCollider(idx[e.node], e.kind, e.part, fallback))
 	}
-	down := [3]float64{0, -1, 0}
 	spring := func(name string, chain []string, stiff []float64, power, drag, hit float64, center string, cg []int) corpusObj {
-		var js []any
-		for k, n := range chain {
-			js = append(js, springJoint1(idx[n], stiff[min(k, len(stiff)-1)], power, down, drag, hit))
-		}
-		s := corpusObj{"name": name, "joints": js, "colliderGroups": cg}
-		if center != "" {
-			s["center"] = idx[center]
-		}
-		return s
+		return corpusSpring(idx, name, chain, stiff, power, drag, hit, center, cg)
 	}
 	var springs []any
 	for i, h := range hair {
