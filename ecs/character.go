@@ -23,6 +23,7 @@ func (w *World) AddCharacter(skel *Skeleton, root Transform) (ecs.Entity, error)
 	if err != nil {
 		return ecs.Entity{}, err
 	}
+	w.life.Reclaim(w.ecs) // reuse what characters removed with arche's calls left
 	id := w.reg.Add(skel)
 	n := int32(skel.NumBones())
 	first := w.pool.Alloc(n)
@@ -36,8 +37,12 @@ func (w *World) AddCharacter(skel *Skeleton, root Transform) (ecs.Entity, error)
 	return w.chars.NewWith(&pose, &rc), nil
 }
 
-// RemoveCharacter removes a character and returns its pose storage to the
-// pool.
+// RemoveCharacter removes a character and returns its storage: its pose
+// range to the pool at once, its chains and springs at the next Step (or
+// Trim). Removing the entity with arche's own calls (RemoveEntity, a batch
+// removal) or removing its components.Pose is as safe: the world notices
+// by count at the next Step, AddCharacter or Trim and frees the same
+// storage (see docs/robustness.md, "Lifetime and misuse").
 func (w *World) RemoveCharacter(e ecs.Entity) error {
 	pose, err := w.pose(e)
 	if err != nil {

@@ -40,6 +40,7 @@ type World struct {
 	reg      *rig.Registry
 	time     *components.Time
 	faults   *systems.Faults
+	life     *systems.PoseLifetime
 	chars    generic.Map2[components.Pose, components.Root]
 	poses    generic.Map[components.Pose]
 	maps     featureMaps
@@ -94,6 +95,7 @@ func Attach(w *ecs.World, opts Options) (*World, error) {
 		reg:      ecs.GetResource[rig.Registry](w),
 		time:     ecs.GetResource[components.Time](w),
 		faults:   ecs.GetResource[systems.Faults](w),
+		life:     systems.NewPoseLifetime(w),
 		chars:    generic.NewMap2[components.Pose, components.Root](w),
 		poses:    generic.NewMap[components.Pose](w),
 		maps:     newFeatureMaps(w),
@@ -144,6 +146,7 @@ func (w *World) Step(dt float32) error {
 	w.time.Dt = dt
 	w.time.Elapsed += float64(dt)
 	w.time.Frame++
+	w.life.Reclaim(w.ecs)
 	w.pipeline.Update(w.ecs)
 	return w.faults.Take()
 }
