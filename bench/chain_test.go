@@ -27,7 +27,9 @@ func newChainWorld(b *testing.B, chars, workers int) (*sway.World, []arche.Entit
 	if err := sc.AddChains(w, ents, 2); err != nil {
 		b.Fatal(err)
 	}
-	w.Trim() // as after any set-up (the stress run does)
+	if err := w.Trim(); err != nil { // as after any set-up (the stress run does)
+		b.Fatal(err)
+	}
 	return w, ents, sc
 }
 

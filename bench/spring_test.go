@@ -34,7 +34,9 @@ func BenchmarkVRM(b *testing.B) {
 				if err := sc.AddEarrings(w, ents); err != nil {
 					b.Fatal(err)
 				}
-				w.Trim() // as after any set-up (the stress run does)
+				if err := w.Trim(); err != nil { // as after any set-up (the stress run does)
+					b.Fatal(err)
+				}
 				frame := 0
 				step := func() {
 					frame++

@@ -16,6 +16,14 @@ import (
 // AddCharacter creates a character entity using skel, with its root at
 // root, in the rest pose. The world transforms are current on return.
 func (w *World) AddCharacter(skel *Skeleton, root Transform) (ecs.Entity, error) {
+	if err := w.enter("AddCharacter"); err != nil {
+		return ecs.Entity{}, err
+	}
+	defer w.leave()
+	return w.addCharacter(skel, root)
+}
+
+func (w *World) addCharacter(skel *Skeleton, root Transform) (ecs.Entity, error) {
 	if skel == nil {
 		return ecs.Entity{}, check.Errorf("AddCharacter", "Skeleton", nil, "a character needs a skeleton")
 	}
@@ -34,7 +42,9 @@ func (w *World) AddCharacter(skel *Skeleton, root Transform) (ecs.Entity, error)
 	pose.MarkAllDirty()
 	rc := components.Root{Transform: r}
 	systems.Sync(w.pool, skel, &pose, &rc)
-	return w.chars.NewWith(&pose, &rc), nil
+	e := w.chars.NewWith(&pose, &rc)
+	w.maxChar = max(w.maxChar, e.ID())
+	return e, nil
 }
 
 // RemoveCharacter removes a character and returns its storage: its pose
@@ -44,6 +54,14 @@ func (w *World) AddCharacter(skel *Skeleton, root Transform) (ecs.Entity, error)
 // by count at the next Step, AddCharacter or Trim and frees the same
 // storage (see docs/robustness.md, "Lifetime and misuse").
 func (w *World) RemoveCharacter(e ecs.Entity) error {
+	if err := w.enter("RemoveCharacter"); err != nil {
+		return err
+	}
+	defer w.leave()
+	return w.removeCharacter(e)
+}
+
+func (w *World) removeCharacter(e ecs.Entity) error {
 	pose, err := w.pose(e)
 	if err != nil {
 		return err
@@ -56,29 +74,36 @@ func (w *World) RemoveCharacter(e ecs.Entity) error {
 	return nil
 }
 
-// IsCharacter reports whether e is a live character.
+// IsCharacter reports whether e is a live character of this world. It
+// reports false for another world's entity (see ErrForeignEntity), and
+// on a closed world or during another goroutine's call (see CallError).
 func (w *World) IsCharacter(e ecs.Entity) bool {
-	return w.ecs.Alive(e) && w.poses.Has(e)
+	if w.enter("IsCharacter") != nil {
+		return false
+	}
+	defer w.leave()
+	return w.isCharacter(e)
 }
 
 // NumCharacters returns the number of characters.
 func (w *World) NumCharacters() int {
+	if w.enter("NumCharacters") != nil {
+		return 0
+	}
+	defer w.leave()
 	q := generic.NewFilter1[components.Pose]().Query(w.ecs)
 	n := q.Count()
 	q.Close()
 	return n
 }
 
-func (w *World) pose(e ecs.Entity) (*components.Pose, error) {
-	if !w.IsCharacter(e) {
-		return nil, ErrNotCharacter
-	}
-	return w.poses.Get(e), nil
-}
-
 // SetRoot moves a character's root. The transform must be finite with a
 // unit rotation (normalised within 1e-3) and non-zero scale.
 func (w *World) SetRoot(e ecs.Entity, root Transform) error {
+	if err := w.enter("SetRoot"); err != nil {
+		return err
+	}
+	defer w.leave()
 	if _, err := w.pose(e); err != nil {
 		return err
 	}
@@ -93,6 +118,10 @@ func (w *World) SetRoot(e ecs.Entity, root Transform) error {
 
 // Root returns a character's root transform.
 func (w *World) Root(e ecs.Entity) (Transform, error) {
+	if err := w.enter("Root"); err != nil {
+		return Transform{}, err
+	}
+	defer w.leave()
 	if _, err := w.pose(e); err != nil {
 		return Transform{}, err
 	}
@@ -122,6 +151,10 @@ func validRoot(typ string, t Transform) (Transform, error) {
 
 // Skeleton returns a character's skeleton.
 func (w *World) Skeleton(e ecs.Entity) (*Skeleton, error) {
+	if err := w.enter("Skeleton"); err != nil {
+		return nil, err
+	}
+	defer w.leave()
 	p, err := w.pose(e)
 	if err != nil {
 		return nil, err
@@ -133,6 +166,14 @@ func (w *World) Skeleton(e ecs.Entity) (*Skeleton, error) {
 // (or AddCharacter). A bone whose local transform was set since is brought
 // up to date first.
 func (w *World) BoneWorld(e ecs.Entity, bone int) (Transform, error) {
+	if err := w.enter("BoneWorld"); err != nil {
+		return Transform{}, err
+	}
+	defer w.leave()
+	return w.boneWorld(e, bone)
+}
+
+func (w *World) boneWorld(e ecs.Entity, bone int) (Transform, error) {
 	p, err := w.pose(e)
 	if err != nil {
 		return Transform{}, err
@@ -148,9 +189,15 @@ func (w *World) BoneWorld(e ecs.Entity, bone int) (Transform, error) {
 
 // SetBoneLocal sets one bone's local transform and marks its subtree
 // dirty. The next Step's animation phase resets it unless a later phase
-// writes it again; use it between frames for tools and tests, or from a
-// custom system.
+// writes it again; use it between frames for tools and tests. A custom
+// system writes the pose pool itself (rig.Pool, then Pose.MarkDirty):
+// during Step, World methods other than ECS, Pipeline, Time and Workers
+// return ErrConcurrentCall (see CallError).
 func (w *World) SetBoneLocal(e ecs.Entity, bone int, t Transform) error {
+	if err := w.enter("SetBoneLocal"); err != nil {
+		return err
+	}
+	defer w.leave()
 	p, err := w.pose(e)
 	if err != nil {
 		return err
@@ -184,6 +231,10 @@ type PoseView struct {
 // Pose returns a view of a character's pose, its world transforms brought
 // up to date.
 func (w *World) Pose(e ecs.Entity) (PoseView, error) {
+	if err := w.enter("Pose"); err != nil {
+		return PoseView{}, err
+	}
+	defer w.leave()
 	p, err := w.pose(e)
 	if err != nil {
 		return PoseView{}, err
@@ -202,6 +253,10 @@ func (w *World) Pose(e ecs.Entity) (PoseView, error) {
 // mean bit-identical poses; it is how the worker-count independence is
 // checked.
 func (w *World) Checksum() uint64 {
+	if w.enter("Checksum") != nil {
+		return 0
+	}
+	defer w.leave()
 	h := fnv.New64a()
 	var buf [4]byte
 	put := func(f float32) {

@@ -78,7 +78,9 @@ func ExampleOptions_characters() {
 			foxes[i] = fox
 		}
 		if trim {
-			w.Trim()
+			if err := w.Trim(); err != nil {
+				panic(err)
+			}
 		}
 		for f := range 60 {
 			for i, fox := range foxes {

@@ -87,7 +87,7 @@ func TestRemovedEntitiesFreeTheirStorage(t *testing.T) {
 				t.Errorf("during %d cycles the stores grew to %+v; %d live characters hold %+v, one more %+v",
 					cycles, worst, live, want, bound)
 			}
-			w.Trim()
+			must(t, w.Trim())
 			if got := storeSizesOf(w); got != want {
 				t.Errorf("after %d cycles and Trim the stores hold %+v; the %d live characters hold %+v",
 					cycles, got, live, want)

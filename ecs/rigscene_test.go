@@ -105,7 +105,9 @@ func newFullScene(t testing.TB, chars, workers int, vrm bool) *fullScene {
 			t.Fatal(err)
 		}
 	}
-	w.Trim()
+	if err := w.Trim(); err != nil {
+		t.Fatal(err)
+	}
 	return &fullScene{w: w, ents: ents, sc: sc}
 }
 

@@ -354,7 +354,7 @@ func (s *soak) checkpoint() (uint64, storage) {
 	}
 	s.moveRoots()
 	s.step()
-	s.w.Trim()
+	must(s.t, s.w.Trim())
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)

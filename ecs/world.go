@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
@@ -45,6 +46,8 @@ type World struct {
 	poses    generic.Map[components.Pose]
 	maps     featureMaps
 	closed   bool
+	busy     atomic.Bool // a call is running (see enter)
+	maxChar  uint32      // the largest entity ID given to a character
 	// chainBuilders caches each skeleton's model-space rest pose for
 	// building chains (set-up only).
 	chainBuilders map[*rig.Skeleton]*chain.Builder
@@ -116,6 +119,10 @@ func (w *World) Workers() int { return w.jobs.Workers() }
 
 // SetWorkers changes the number of workers (0: GOMAXPROCS).
 func (w *World) SetWorkers(n int) error {
+	if err := w.enter("SetWorkers"); err != nil {
+		return err
+	}
+	defer w.leave()
 	if n < 0 {
 		return check.Errorf("World", "Workers", n, "must be >= 0 (0 = GOMAXPROCS)")
 	}
@@ -136,9 +143,10 @@ const MaxDt = 0.25
 // to MaxDt. Step returns the first fault the systems recovered from during
 // the frame (a recovered panic), after finishing the frame.
 func (w *World) Step(dt float32) error {
-	if w.closed {
-		return fmt.Errorf("sway: Step on a closed world")
+	if err := w.enter("Step"); err != nil {
+		return err
 	}
+	defer w.leave()
 	if math.IsNaN(float64(dt)) || math.IsInf(float64(dt), 0) || dt < 0 {
 		return check.Errorf("World", "Step.dt", dt, "must be finite and >= 0")
 	}
@@ -157,18 +165,32 @@ func (w *World) Step(dt float32) error {
 // call Trim after such a set-up. It also closes the gaps that removed
 // characters left (in the pose pool, gaps only same-sized characters
 // reuse), so that after add/remove churn the pools are as compact as if
-// the remaining characters had been added alone. It copies the pools
-// (set-up code, not per frame).
-func (w *World) Trim() {
+// the remaining characters had been added alone; it frees at once what
+// characters removed with arche's own calls left. It copies the pools
+// (set-up code, not per frame). It fails only as every call does (see
+// CallError).
+func (w *World) Trim() error {
+	if err := w.enter("Trim"); err != nil {
+		return err
+	}
+	defer w.leave()
 	w.compactStores()
 	w.pool.Trim()
 	w.chainStore().Trim()
 	w.springStore().Trim()
 	runtime.GC()
+	return nil
 }
 
-// Close finalises the pipeline and stops the workers.
+// Close finalises the pipeline and stops the workers. Every later call
+// returns ErrClosed (see CallError); closing a closed world does nothing
+// and returns nil. The arche world is left as it is: with Attach it is
+// the game's.
 func (w *World) Close() error {
+	if !w.busy.CompareAndSwap(false, true) {
+		return &CallError{Method: "Close", Reason: ErrConcurrentCall}
+	}
+	defer w.leave()
 	if w.closed {
 		return nil
 	}

@@ -55,7 +55,9 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 	if err := enableSystems(w, cfg.systems); err != nil {
 		return nil, err
 	}
-	w.Trim() // release the pools' slack from growing during set-up
+	if err := w.Trim(); err != nil { // release the pools' slack from growing during set-up
+		return nil, err
+	}
 	store := arche.GetResource[systems.ChainStore](w.ECS())
 	setup := time.Since(setupStart)
 	if !cfg.quiet {
