@@ -19,7 +19,10 @@ func newChainWorld(b *testing.B, chars, workers int) (*sway.World, []arche.Entit
 	if err != nil {
 		b.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: workers})
+	w, err := sway.NewWorld(sway.Options{Workers: workers})
+	if err != nil {
+		b.Fatal(err)
+	}
 	ents, err := sc.Populate(w)
 	if err != nil {
 		b.Fatal(err)

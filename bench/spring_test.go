@@ -22,7 +22,10 @@ func BenchmarkVRM(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				w := sway.NewWorld(sway.Options{Workers: workers})
+				w, err := sway.NewWorld(sway.Options{Workers: workers})
+				if err != nil {
+					b.Fatal(err)
+				}
 				defer w.Close()
 				ents, err := sc.Populate(w)
 				if err != nil {

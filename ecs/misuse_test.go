@@ -3,6 +3,7 @@ package ecs_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"sync"
 	"testing"
@@ -332,5 +333,47 @@ func TestOverlappingCallsAreRefused(t *testing.T) {
 	}
 	if a, b := run(false), run(true); a != b {
 		t.Fatalf("checksum %x after the calls during Step, %x without them", b, a)
+	}
+}
+
+// NewWorld and Attach refuse bad options with a *FieldError and no
+// world, and a failed Attach leaves the arche world as it was. Before,
+// NewWorld returned a nil world for Workers: -1, whose next call
+// panicked, and took any worker count: 1e6 workers took 3 GB and 2^40
+// ended the process.
+func TestNewWorldRejectsBadOptions(t *testing.T) {
+	for _, o := range []sway.Options{
+		{Workers: -1}, {Workers: sway.MaxWorkers + 1}, {Workers: 1e6}, {Workers: math.MaxInt}, {Characters: -1},
+	} {
+		w, err := sway.NewWorld(o)
+		var fe *sway.FieldError
+		if w != nil || !errors.As(err, &fe) || !errors.Is(err, sway.ErrInvalid) {
+			t.Errorf("NewWorld(%+v) = %v, %v; want no world and a *FieldError", o, w, err)
+		}
+		a := arche.NewWorld()
+		if w, err := sway.Attach(&a, o); w != nil || !errors.As(err, &fe) {
+			t.Errorf("Attach(%+v) = %v, %v; want no world and a *FieldError", o, w, err)
+		}
+		w, err = sway.Attach(&a, sway.Options{Workers: 1})
+		if err != nil {
+			t.Fatalf("Attach after a refused Attach: %v", err)
+		}
+		must(t, w.Close())
+	}
+	w, err := sway.NewWorld(sway.Options{Workers: sway.MaxWorkers})
+	must(t, err)
+	defer w.Close()
+	if n := w.Workers(); n != sway.MaxWorkers {
+		t.Fatalf("Workers() = %d, want MaxWorkers (%d)", n, sway.MaxWorkers)
+	}
+	for _, n := range []int{-1, sway.MaxWorkers + 1, math.MaxInt} {
+		var fe *sway.FieldError
+		if err := w.SetWorkers(n); !errors.As(err, &fe) {
+			t.Errorf("SetWorkers(%d) = %v, want a *FieldError", n, err)
+		}
+	}
+	must(t, w.SetWorkers(2))
+	if n := w.Workers(); n != 2 {
+		t.Fatalf("Workers() = %d after SetWorkers(2)", n)
 	}
 }

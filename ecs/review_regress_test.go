@@ -121,7 +121,10 @@ func TestAddRigSharesTheSkeleton(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	a, err := w.AddRig(r, sway.Identity())
 	if err != nil {

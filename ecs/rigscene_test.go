@@ -42,7 +42,10 @@ func newFullScene(t testing.TB, chars, workers int, vrm bool) *fullScene {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: workers})
+	w, err := sway.NewWorld(sway.Options{Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ents, err := sc.Populate(w)
 	if err != nil {
 		t.Fatal(err)

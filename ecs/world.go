@@ -20,12 +20,14 @@ import (
 // Options configures a World.
 type Options struct {
 	// Workers is the number of goroutines a frame is spread over, the
-	// caller's included; 0 means GOMAXPROCS. Results do not depend on it.
+	// caller's included: 0 (the default) means GOMAXPROCS, at most
+	// MaxWorkers; 1 to MaxWorkers that many. Results do not depend on it.
 	Workers int
 	// Pipeline replaces the default pipeline (systems.NewDefaultPipeline).
 	Pipeline *systems.Pipeline
 	// Characters is how many characters the world is built for: a hint
-	// that sizes arche's component storage (NewWorld only; 0: no hint).
+	// that sizes arche's component storage (NewWorld only; 0, the
+	// default: no hint; must not be negative).
 	// Arche doubles an archetype's storage when it fills, so 10,000
 	// characters would otherwise get room for 16,384.
 	Characters int
@@ -57,17 +59,46 @@ type World struct {
 	snap snapshotCache
 }
 
-// NewWorld returns a sway world on a new arche world.
-func NewWorld(opts Options) *World {
+// MaxWorkers is the largest worker count Options.Workers and SetWorkers
+// accept, and the most that 0 (GOMAXPROCS) resolves to. Each worker is a
+// goroutine of about 4 KB that waits for chunks, so the bound caps a
+// mistyped count at a few megabytes (1e6 workers took 3 GB) while staying
+// above the hardware threads of any machine today: a frame gains nothing
+// from more workers than threads.
+const MaxWorkers = jobs.MaxWorkers
+
+// NewWorld returns a sway world on a new arche world, or a *FieldError
+// for bad options (Workers outside 0..MaxWorkers, negative Characters).
+func NewWorld(opts Options) (*World, error) {
+	if err := validOptions(opts); err != nil {
+		return nil, err
+	}
 	w := ecs.NewWorld(initialCapacity(opts.Characters))
-	sw, _ := Attach(&w, opts) // a new world has no sway resources yet
-	return sw
+	return Attach(&w, opts) // a new world has no sway resources yet
+}
+
+// validOptions checks what NewWorld and Attach are given.
+func validOptions(opts Options) error {
+	if err := validWorkers("Options", opts.Workers); err != nil {
+		return err
+	}
+	if opts.Characters < 0 {
+		return check.Errorf("Options", "Characters", opts.Characters, "must be >= 0 (0 = no hint)")
+	}
+	return nil
+}
+
+func validWorkers(typ string, n int) error {
+	if n < 0 || n > MaxWorkers {
+		return check.Errorf(typ, "Workers", n, "must be 0 (GOMAXPROCS) to MaxWorkers (%d)", MaxWorkers)
+	}
+	return nil
 }
 
 // initialCapacity is the first capacity of every archetype for a world of
 // n characters: arche's default (128) for small worlds, otherwise n halved
 // (rounding up) until it is at most 256, so that the doublings end on the
-// first capacity >= n at most 2^k-1 above it. A negative n counts as 0.
+// first capacity >= n at most 2^k-1 above it.
 func initialCapacity(n int) int {
 	c := max(n, 128)
 	for c > 256 {
@@ -77,13 +108,18 @@ func initialCapacity(n int) int {
 }
 
 // Attach makes w a sway world: it adds sway's resources and initialises
-// the pipeline on it. It fails if w already is one.
+// the pipeline on it. It fails if w already is one, and with a
+// *FieldError for bad options (as NewWorld; Characters is not used).
+//
+// The game may remove characters with arche's own calls on w
+// (RemoveEntity, a batch removal): their storage is freed as by
+// RemoveCharacter (see World.RemoveCharacter).
 func Attach(w *ecs.World, opts Options) (*World, error) {
 	if r := generic.NewResource[rig.Pool](w); r.Has() {
 		return nil, fmt.Errorf("sway: the arche world is already a sway world")
 	}
-	if opts.Workers < 0 {
-		return nil, check.Errorf("Options", "Workers", opts.Workers, "must be >= 0 (0 = GOMAXPROCS)")
+	if err := validOptions(opts); err != nil {
+		return nil, err
 	}
 	systems.AddResources(w, opts.Workers)
 	p := opts.Pipeline
@@ -117,14 +153,15 @@ func (w *World) Pipeline() *systems.Pipeline { return w.pipeline }
 // Workers returns the number of workers a frame is spread over.
 func (w *World) Workers() int { return w.jobs.Workers() }
 
-// SetWorkers changes the number of workers (0: GOMAXPROCS).
+// SetWorkers changes the number of workers: 0 means GOMAXPROCS (at most
+// MaxWorkers), 1 to MaxWorkers that many; others are a *FieldError.
 func (w *World) SetWorkers(n int) error {
 	if err := w.enter("SetWorkers"); err != nil {
 		return err
 	}
 	defer w.leave()
-	if n < 0 {
-		return check.Errorf("World", "Workers", n, "must be >= 0 (0 = GOMAXPROCS)")
+	if err := validWorkers("World", n); err != nil {
+		return err
 	}
 	w.jobs.SetWorkers(n)
 	return nil

@@ -26,7 +26,10 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := sway.NewWorld(sway.Options{Workers: cfg.workers, Characters: cfg.characters})
+	w, err := sway.NewWorld(sway.Options{Workers: cfg.workers, Characters: cfg.characters})
+	if err != nil {
+		return nil, err
+	}
 	defer w.Close()
 	ents, err := sc.Populate(w)
 	if err != nil {
