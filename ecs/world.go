@@ -178,7 +178,9 @@ const MaxDt = 0.25
 // Step runs one frame of dt seconds. A negative or non-finite dt is
 // rejected with a *FieldError and nothing runs; dt above MaxDt is clamped
 // to MaxDt. Step returns the first fault the systems recovered from during
-// the frame (a recovered panic), after finishing the frame.
+// the frame (a recovered panic), after finishing the frame. On a closed
+// world, or while another call runs on another goroutine, nothing runs
+// and Step returns a *CallError (ErrClosed, ErrConcurrentCall).
 func (w *World) Step(dt float32) error {
 	if err := w.enter("Step"); err != nil {
 		return err
