@@ -21,7 +21,10 @@ func newAnimWorld(b *testing.B, chars, workers int) (*sway.World, []arche.Entity
 	}
 	p := &systems.Pipeline{}
 	p.Add(systems.PhaseAnimation, "anim", systems.NewAnimation())
-	w := sway.NewWorld(sway.Options{Workers: workers, Pipeline: p})
+	w, err := sway.NewWorld(sway.Options{Workers: workers, Pipeline: p})
+	if err != nil {
+		b.Fatal(err)
+	}
 	space, err := sc.AddLocomotion(w)
 	if err != nil {
 		b.Fatal(err)

@@ -17,7 +17,10 @@ func newBreathWorld(b *testing.B, chars, workers int) *sway.World {
 	if err != nil {
 		b.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: workers})
+	w, err := sway.NewWorld(sway.Options{Workers: workers})
+	if err != nil {
+		b.Fatal(err)
+	}
 	ents, err := sc.Populate(w)
 	if err != nil {
 		b.Fatal(err)

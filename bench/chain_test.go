@@ -19,7 +19,10 @@ func newChainWorld(b *testing.B, chars, workers int) (*sway.World, []arche.Entit
 	if err != nil {
 		b.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: workers})
+	w, err := sway.NewWorld(sway.Options{Workers: workers})
+	if err != nil {
+		b.Fatal(err)
+	}
 	ents, err := sc.Populate(w)
 	if err != nil {
 		b.Fatal(err)
@@ -27,7 +30,9 @@ func newChainWorld(b *testing.B, chars, workers int) (*sway.World, []arche.Entit
 	if err := sc.AddChains(w, ents, 2); err != nil {
 		b.Fatal(err)
 	}
-	w.Trim() // as after any set-up (the stress run does)
+	if err := w.Trim(); err != nil { // as after any set-up (the stress run does)
+		b.Fatal(err)
+	}
 	return w, ents, sc
 }
 

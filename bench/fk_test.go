@@ -40,7 +40,10 @@ func newFKWorld(b *testing.B, chars, workers int) *sway.World {
 	p := &systems.Pipeline{}
 	p.Add(systems.PhaseAnimation, "mark", &markAll{})
 	p.Add(systems.PhaseFinal, "fk", systems.NewForwardKinematics("fk"))
-	w := sway.NewWorld(sway.Options{Workers: workers, Pipeline: p})
+	w, err := sway.NewWorld(sway.Options{Workers: workers, Pipeline: p})
+	if err != nil {
+		b.Fatal(err)
+	}
 	if _, err := sc.Populate(w); err != nil {
 		b.Fatal(err)
 	}

@@ -22,7 +22,10 @@ func newIKWorld(b *testing.B, chars, workers int) *sway.World {
 		b.Fatal(err)
 	}
 	skel := sc.Skeleton
-	w := sway.NewWorld(sway.Options{Workers: workers})
+	w, err := sway.NewWorld(sway.Options{Workers: workers})
+	if err != nil {
+		b.Fatal(err)
+	}
 	ents, err := sc.Populate(w)
 	if err != nil {
 		b.Fatal(err)

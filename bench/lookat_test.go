@@ -19,7 +19,10 @@ func newLookAtWorld(b *testing.B, chars, workers int, boneTargets bool) *sway.Wo
 	if err != nil {
 		b.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: workers})
+	w, err := sway.NewWorld(sway.Options{Workers: workers})
+	if err != nil {
+		b.Fatal(err)
+	}
 	ents, err := sc.Populate(w)
 	if err != nil {
 		b.Fatal(err)

@@ -17,7 +17,10 @@ func newFullWorld(b *testing.B, chars int, vrm bool) *sway.World {
 	if err != nil {
 		b.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
 	ents, err := sc.Populate(w)
 	if err != nil {
 		b.Fatal(err)

@@ -22,7 +22,10 @@ func BenchmarkVRM(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				w := sway.NewWorld(sway.Options{Workers: workers})
+				w, err := sway.NewWorld(sway.Options{Workers: workers})
+				if err != nil {
+					b.Fatal(err)
+				}
 				defer w.Close()
 				ents, err := sc.Populate(w)
 				if err != nil {
@@ -34,7 +37,9 @@ func BenchmarkVRM(b *testing.B) {
 				if err := sc.AddEarrings(w, ents); err != nil {
 					b.Fatal(err)
 				}
-				w.Trim() // as after any set-up (the stress run does)
+				if err := w.Trim(); err != nil { // as after any set-up (the stress run does)
+					b.Fatal(err)
+				}
 				frame := 0
 				step := func() {
 					frame++

@@ -109,6 +109,10 @@ func (w *World) animLibrary() *systems.AnimLibrary {
 // AddClip validates desc and adds the clip to the world's animation
 // library, shared by every blend space that lists it.
 func (w *World) AddClip(desc ClipDesc) (ClipID, error) {
+	if err := w.enter("AddClip"); err != nil {
+		return 0, err
+	}
+	defer w.leave()
 	c, err := anim.NewClip(desc)
 	if err != nil {
 		return 0, err
@@ -121,6 +125,10 @@ func (w *World) AddClip(desc ClipDesc) (ClipID, error) {
 // AddBlendSpace validates desc and adds the blend space to the world's
 // animation library. All its clips must be for the same number of bones.
 func (w *World) AddBlendSpace(desc BlendSpaceDesc) (BlendSpaceID, error) {
+	if err := w.enter("AddBlendSpace"); err != nil {
+		return 0, err
+	}
+	defer w.leave()
 	lib := w.animLibrary()
 	clips := make([]*anim.Clip, len(desc.Clips))
 	for i, id := range desc.Clips {
@@ -148,6 +156,10 @@ func (w *World) AddBlendSpace(desc BlendSpaceDesc) (BlendSpaceID, error) {
 // character that already plays a space switches to this one and starts
 // over from s.
 func (w *World) Animate(e ecs.Entity, space BlendSpaceID, s AnimSettings) error {
+	if err := w.enter("Animate"); err != nil {
+		return err
+	}
+	defer w.leave()
 	p, err := w.pose(e)
 	if err != nil {
 		return err
@@ -244,6 +256,10 @@ func (w *World) animation(e ecs.Entity) (*components.Animation, error) {
 // (at once, or smoothed: AnimSettings.Smoothing); the game calls it every
 // frame, for example with the character's velocity in its own frame.
 func (w *World) SetBlendParam(e ecs.Entity, param mgl32.Vec2) error {
+	if err := w.enter("SetBlendParam"); err != nil {
+		return err
+	}
+	defer w.leave()
 	a, err := w.animation(e)
 	if err != nil {
 		return err
@@ -259,6 +275,10 @@ func (w *World) SetBlendParam(e ecs.Entity, param mgl32.Vec2) error {
 // clip of the space, each finite and >= 0; they apply from the next Step,
 // unsmoothed.
 func (w *World) SetDirectWeights(e ecs.Entity, weights []float32) error {
+	if err := w.enter("SetDirectWeights"); err != nil {
+		return err
+	}
+	defer w.leave()
 	a, err := w.animation(e)
 	if err != nil {
 		return err
@@ -277,6 +297,10 @@ func (w *World) SetDirectWeights(e ecs.Entity, weights []float32) error {
 // SetAnimSpeed sets the playback rate of character e's animation: 1 as
 // authored, 0 holds, negative plays backwards.
 func (w *World) SetAnimSpeed(e ecs.Entity, speed float32) error {
+	if err := w.enter("SetAnimSpeed"); err != nil {
+		return err
+	}
+	defer w.leave()
 	a, err := w.animation(e)
 	if err != nil {
 		return err
@@ -292,6 +316,10 @@ func (w *World) SetAnimSpeed(e ecs.Entity, speed float32) error {
 // blend space as of the last Step (nothing before the first), for
 // debugging and UI. With a dst of enough capacity it does not allocate.
 func (w *World) BlendWeights(e ecs.Entity, dst []float32) ([]float32, error) {
+	if err := w.enter("BlendWeights"); err != nil {
+		return nil, err
+	}
+	defer w.leave()
 	a, err := w.animation(e)
 	if err != nil {
 		return dst, err
@@ -301,6 +329,10 @@ func (w *World) BlendWeights(e ecs.Entity, dst []float32) ([]float32, error) {
 
 // Animation returns character e's animation state as of the last Step.
 func (w *World) Animation(e ecs.Entity) (AnimState, error) {
+	if err := w.enter("Animation"); err != nil {
+		return AnimState{}, err
+	}
+	defer w.leave()
 	a, err := w.animation(e)
 	if err != nil {
 		return AnimState{}, err
@@ -314,6 +346,10 @@ func (w *World) Animation(e ecs.Entity) (AnimState, error) {
 // StopAnimation removes character e's animation: from the next Step its
 // local pose is the rest pose again.
 func (w *World) StopAnimation(e ecs.Entity) error {
+	if err := w.enter("StopAnimation"); err != nil {
+		return err
+	}
+	defer w.leave()
 	if _, err := w.animation(e); err != nil {
 		return err
 	}

@@ -21,7 +21,10 @@ func ExampleWorld_Animate() {
 	if err != nil {
 		panic(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: 2})
+	w, err := sway.NewWorld(sway.Options{Workers: 2})
+	if err != nil {
+		panic(err)
+	}
 	defer w.Close()
 
 	// Clips are shared data: add them once, with the bone indices of the

@@ -22,7 +22,10 @@ func locomotionWorld(t testing.TB, workers, chars int, animated func(int) bool, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: workers})
+	w, err := sway.NewWorld(sway.Options{Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
 	space, err := sc.AddLocomotion(w)
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +158,10 @@ func twoTurns(t *testing.T, w *sway.World) (*sway.Skeleton, sway.BlendSpaceID) {
 // hemisphere of the second key notwithstanding; bones no clip animates keep
 // the rest pose.
 func TestAnimateTwoClipsHalfway(t *testing.T) {
-	w := sway.NewWorld(sway.Options{Workers: 2})
+	w, err := sway.NewWorld(sway.Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	skel, space := twoTurns(t, w)
 	e, _ := w.AddCharacter(skel, sway.Identity())
@@ -378,7 +384,10 @@ func TestAnimationStepZeroAllocs(t *testing.T) {
 }
 
 func TestAnimationErrors(t *testing.T) {
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	armSkel, arm := twoTurns(t, w)
 	sc, _ := scene.New(scene.Config{Characters: 1, Seed: 1})

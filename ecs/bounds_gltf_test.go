@@ -43,7 +43,10 @@ func TestHugeGLTFNodesAreRejected(t *testing.T) {
 	} {
 		r, err := sway.LoadRig(writeGLTF(t, c.translation, c.scale))
 		wantFieldError(t, c.name, err, c.field, func() string {
-			w := sway.NewWorld(sway.Options{Workers: 1})
+			w, err := sway.NewWorld(sway.Options{Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
 			defer w.Close()
 			e, err := w.AddRig(r, sway.Identity())
 			if err != nil {
@@ -61,7 +64,10 @@ func TestGLTFNodesAtTheLimitsLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	root := sway.At(mgl32.Vec3{1e6, -1e6, 1e6})
 	root.Scale = mgl32.Vec3{1e4, -1e4, 1e-4}

@@ -73,7 +73,10 @@ func TestLargestRigStaysFinite(t *testing.T) {
 	}
 	for _, feature := range []string{"chain", "vrm", "simple"} {
 		t.Run(feature, func(t *testing.T) {
-			w := sway.NewWorld(sway.Options{Workers: 1})
+			w, err := sway.NewWorld(sway.Options{Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
 			defer w.Close()
 			root := sway.At(mgl32.Vec3{1e6, -1e6, 1e6})
 			root.Scale = mgl32.Vec3{1e4, 1e4, -1e4}

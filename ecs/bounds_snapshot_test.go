@@ -28,7 +28,10 @@ func putF32(b []byte, off int, v float32) {
 
 func TestHugeSnapshotValuesAreRejected(t *testing.T) {
 	skel := smallSkeleton(t)
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	e, err := w.AddCharacter(skel, sway.Identity())
 	if err != nil {
@@ -100,7 +103,10 @@ func TestHugeSnapshotValuesAreRejected(t *testing.T) {
 // Values at the limits restore, and the world steps on with finite poses.
 func TestSnapshotAtTheLimitsRestores(t *testing.T) {
 	skel := smallSkeleton(t)
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	root := sway.At(mgl32.Vec3{-1e6, 1e6, 1e6})
 	root.Scale = mgl32.Vec3{1e4, -1e-4, 1e4}

@@ -70,7 +70,10 @@ func orFinite(s string) string {
 // first non-finite number of its pose over a few frames.
 func characterOf(skel *sway.Skeleton, root sway.Transform) func() string {
 	return func() string {
-		w := sway.NewWorld(sway.Options{Workers: 1})
+		w, err := sway.NewWorld(sway.Options{Workers: 1})
+		if err != nil {
+			return "NewWorld: " + err.Error()
+		}
 		defer w.Close()
 		e, err := w.AddCharacter(skel, root)
 		if err != nil {
@@ -154,8 +157,11 @@ func TestHugeRootsAreRejected(t *testing.T) {
 		{"position 3e38", sway.Transform{Pos: mgl32.Vec3{3e38, 3e38, 3e38}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}}, "Root.Pos"},
 		{"position -3e38 at scale 2", sway.Transform{Pos: mgl32.Vec3{0, -3e38, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{2, 2, 2}}, "Root.Pos"},
 	} {
-		w := sway.NewWorld(sway.Options{Workers: 1})
-		_, err := w.AddCharacter(skel, c.root)
+		w, err := sway.NewWorld(sway.Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = w.AddCharacter(skel, c.root)
 		wantFieldError(t, "AddCharacter, root "+c.name, err, c.field, func() string {
 			if s := characterOf(skel, c.root)(); s != "" {
 				return s
@@ -209,7 +215,10 @@ func TestHugeBoneLocalsAreRejected(t *testing.T) {
 		// to the root.
 		{"scale 1e3 on two nested bones", sway.Transform{Pos: mgl32.Vec3{0, 1, 0}, Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1e3, 1, 1}}, "Scale"},
 	} {
-		w := sway.NewWorld(sway.Options{Workers: 1})
+		w, err := sway.NewWorld(sway.Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
 		e, err := w.AddCharacter(skel, sway.Identity())
 		if err != nil {
 			t.Fatal(err)
@@ -274,7 +283,10 @@ func TestHugeClipKeysAreRejected(t *testing.T) {
 		{"translation keys 3e38", &huge, nil, "Tracks[0].Translations[0]"},
 		{"scale keys 3e38", nil, &huge, "Tracks[0].Scales[0]"},
 	} {
-		w := sway.NewWorld(sway.Options{Workers: 1})
+		w, err := sway.NewWorld(sway.Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
 		clip, err := w.AddClip(clipOf(skel, c.pos, c.scale))
 		wantFieldError(t, c.name, err, c.field, func() string { return animateWith(skel, w, clip) })
 		w.Close()
@@ -286,7 +298,10 @@ func TestHugeClipKeysAreRejected(t *testing.T) {
 // with keys that hide a bone (scale 0), it can.
 func TestAnimateBoundsScaleKeys(t *testing.T) {
 	skel := smallSkeleton(t)
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	e, err := w.AddCharacter(skel, sway.Identity())
 	if err != nil {

@@ -235,6 +235,10 @@ func breathSettings(skel *Skeleton, s *BreathSettings) (breath.Settings, error) 
 // field); the breath runs in the procedural phase of every Step from then
 // on, on the world's simulation clock.
 func (w *World) AddBreath(e ecs.Entity, s BreathSettings) error {
+	if err := w.enter("AddBreath"); err != nil {
+		return err
+	}
+	defer w.leave()
 	p, err := w.pose(e)
 	if err != nil {
 		return err
@@ -271,6 +275,10 @@ func (w *World) AddBreath(e ecs.Entity, s BreathSettings) error {
 // of the next Step removes the bend. Removing a breath a character does
 // not have is not an error.
 func (w *World) RemoveBreath(e ecs.Entity) error {
+	if err := w.enter("RemoveBreath"); err != nil {
+		return err
+	}
+	defer w.leave()
 	if _, err := w.pose(e); err != nil {
 		return err
 	}
@@ -285,6 +293,10 @@ func (w *World) RemoveBreath(e ecs.Entity) error {
 // time into it and each segment's angle in degrees this frame. ok is false
 // when the character does not breathe.
 func (w *World) BreathState(e ecs.Entity) (st breath.State, ok bool, err error) {
+	if err = w.enter("BreathState"); err != nil {
+		return
+	}
+	defer w.leave()
 	if _, err := w.pose(e); err != nil {
 		return st, false, err
 	}

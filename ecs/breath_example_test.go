@@ -24,7 +24,10 @@ func ExampleWorld_AddBreath() {
 	if err != nil {
 		panic(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		panic(err)
+	}
 	defer w.Close()
 	char, _ := w.AddCharacter(skel, sway.Identity())
 

@@ -38,7 +38,10 @@ func procSkeleton(t testing.TB) *sway.Skeleton {
 // move.
 func TestBreathBendsAndKeepsShoulders(t *testing.T) {
 	skel := procSkeleton(t)
-	w := sway.NewWorld(sway.Options{Workers: 2})
+	w, err := sway.NewWorld(sway.Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	root := sway.At(mgl32.Vec3{3, 0, -2})
 	root.Rot = mgl32.QuatRotate(2.2, mgl32.Vec3{0, 1, 0})
@@ -95,7 +98,10 @@ func TestBreathBendsAndKeepsShoulders(t *testing.T) {
 // states equal the kernel stepped by hand with the same dts, bit for bit.
 func TestBreathFollowsSimulationClock(t *testing.T) {
 	skel := procSkeleton(t)
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	type char struct {
 		e      arche.Entity
@@ -154,9 +160,15 @@ func TestBreathAdditiveWithoutPoseReset(t *testing.T) {
 	p := &systems.Pipeline{}
 	p.Add(systems.PhaseProcedural, "breath", systems.NewBreathSystem())
 	p.Add(systems.PhaseFinal, "fk", systems.NewForwardKinematics("fk"))
-	add := sway.NewWorld(sway.Options{Workers: 1, Pipeline: p})
+	add, err := sway.NewWorld(sway.Options{Workers: 1, Pipeline: p})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer add.Close()
-	abs := sway.NewWorld(sway.Options{Workers: 1})
+	abs, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer abs.Close()
 	root := sway.At(mgl32.Vec3{0, 0, 1})
 	ea, _ := add.AddCharacter(skel, root)
@@ -192,7 +204,10 @@ func breathScene(t testing.TB, workers, chars, frames int) *sway.World {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: workers})
+	w, err := sway.NewWorld(sway.Options{Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ents, err := sc.Populate(w)
 	if err != nil {
 		t.Fatal(err)
@@ -239,7 +254,10 @@ func TestBreathStepDoesNotAllocate(t *testing.T) {
 
 func TestBreathRejectsBadSettings(t *testing.T) {
 	skel := procSkeleton(t)
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	e, _ := w.AddCharacter(skel, sway.Identity())
 	nan := float32(math.NaN())
@@ -312,7 +330,10 @@ func TestBreathForFindsBones(t *testing.T) {
 	if s.Shoulders != [2]string{"mixamorig:LeftArm", "mixamorig:RightArm"} {
 		t.Errorf("shoulders %v", s.Shoulders)
 	}
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	e, _ := w.AddCharacter(mixamo, sway.Identity())
 	if err := w.AddBreath(e, s); err != nil {
@@ -332,7 +353,10 @@ func TestBreathForFindsBones(t *testing.T) {
 // at the next Step.
 func TestBreathRemovedAndBadRoot(t *testing.T) {
 	skel := procSkeleton(t)
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	e, _ := w.AddCharacter(skel, sway.Identity())
 	if err := w.AddBreath(e, sway.BreathFor(skel)); err != nil {

@@ -26,7 +26,10 @@ func chainEarringWalk(t *testing.T, set sway.ChainSettings, p walkProfile, end f
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	e, err := w.AddCharacter(skel, sway.Identity())
 	if err != nil {

@@ -73,6 +73,10 @@ type ChainSpec struct {
 // carries whatever moved since, so a character added at t = 0 and then
 // moved with SetRoot before each Step swings from the first frame.
 func (w *World) AddChains(e ecs.Entity, colliders []ColliderSpec, chains []ChainSpec) error {
+	if err := w.enter("AddChains"); err != nil {
+		return err
+	}
+	defer w.leave()
 	pose, err := w.pose(e)
 	if err != nil {
 		return err
@@ -145,6 +149,10 @@ func (w *World) chainsOf(e ecs.Entity) (*components.Chains, error) {
 // RemoveChains removes a character's chains and colliders; the pose goes
 // back to the animation from the next frame.
 func (w *World) RemoveChains(e ecs.Entity) error {
+	if err := w.enter("RemoveChains"); err != nil {
+		return err
+	}
+	defer w.leave()
 	h, err := w.chainsOf(e)
 	if err != nil {
 		return err
@@ -157,6 +165,10 @@ func (w *World) RemoveChains(e ecs.Entity) error {
 
 // NumChains returns how many chains a character has.
 func (w *World) NumChains(e ecs.Entity) int {
+	if w.enter("NumChains") != nil {
+		return 0
+	}
+	defer w.leave()
 	h, err := w.chainsOf(e)
 	if err != nil {
 		return 0
@@ -166,6 +178,10 @@ func (w *World) NumChains(e ecs.Entity) int {
 
 // ChainSettingsOf returns the settings of a character's chain i.
 func (w *World) ChainSettingsOf(e ecs.Entity, i int) (ChainSettings, error) {
+	if err := w.enter("ChainSettingsOf"); err != nil {
+		return ChainSettings{}, err
+	}
+	defer w.leave()
 	c, err := w.chainAt(e, i)
 	if err != nil {
 		return ChainSettings{}, err
@@ -177,6 +193,10 @@ func (w *World) ChainSettingsOf(e ecs.Entity, i int) (ChainSettings, error) {
 // at the next frame, without rebuilding the chain. Invalid settings are
 // rejected with a *FieldError and the old ones kept.
 func (w *World) SetChainSettings(e ecs.Entity, i int, s ChainSettings) error {
+	if err := w.enter("SetChainSettings"); err != nil {
+		return err
+	}
+	defer w.leave()
 	c, err := w.chainAt(e, i)
 	if err != nil {
 		return err
@@ -204,6 +224,14 @@ func (w *World) chainAt(e ecs.Entity, i int) (*chain.Chain, error) {
 // ResetChains puts a character's chains back on the animated pose at the
 // next frame (after a cut, a respawn or a pose snap).
 func (w *World) ResetChains(e ecs.Entity) error {
+	if err := w.enter("ResetChains"); err != nil {
+		return err
+	}
+	defer w.leave()
+	return w.resetChains(e)
+}
+
+func (w *World) resetChains(e ecs.Entity) error {
 	h, err := w.chainsOf(e)
 	if err != nil {
 		return err
@@ -218,13 +246,17 @@ func (w *World) ResetChains(e ecs.Entity) error {
 // PauseChains pauses or resumes a character's chains. A paused character
 // shows its animated pose; on resume its chains restart from it.
 func (w *World) PauseChains(e ecs.Entity, paused bool) error {
+	if err := w.enter("PauseChains"); err != nil {
+		return err
+	}
+	defer w.leave()
 	h, err := w.chainsOf(e)
 	if err != nil {
 		return err
 	}
 	if h.Paused && !paused {
 		h.Paused = false
-		return w.ResetChains(e)
+		return w.resetChains(e)
 	}
 	h.Paused = paused
 	return nil
@@ -233,6 +265,10 @@ func (w *World) PauseChains(e ecs.Entity, paused bool) error {
 // SetReference sets the point that distance-based disabling measures from
 // (ChainSettings.DisableDistance): the camera or the player.
 func (w *World) SetReference(p mgl32.Vec3) error {
+	if err := w.enter("SetReference"); err != nil {
+		return err
+	}
+	defer w.leave()
 	if err := check.FiniteVec3("World", "Reference", p); err != nil {
 		return err
 	}
@@ -243,6 +279,10 @@ func (w *World) SetReference(p mgl32.Vec3) error {
 // ChainFaults returns how many times a character's chains were found with
 // non-finite particles and reset to the animated pose.
 func (w *World) ChainFaults(e ecs.Entity) (uint32, error) {
+	if err := w.enter("ChainFaults"); err != nil {
+		return 0, err
+	}
+	defer w.leave()
 	h, err := w.chainsOf(e)
 	if err != nil {
 		return 0, err

@@ -23,7 +23,10 @@ func plainWorld(t testing.TB, n, workers int) (*sway.World, []arche.Entity, *sce
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: workers})
+	w, err := sway.NewWorld(sway.Options{Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ents, err := sc.Populate(w)
 	if err != nil {
 		t.Fatal(err)

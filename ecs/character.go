@@ -16,6 +16,14 @@ import (
 // AddCharacter creates a character entity using skel, with its root at
 // root, in the rest pose. The world transforms are current on return.
 func (w *World) AddCharacter(skel *Skeleton, root Transform) (ecs.Entity, error) {
+	if err := w.enter("AddCharacter"); err != nil {
+		return ecs.Entity{}, err
+	}
+	defer w.leave()
+	return w.addCharacter(skel, root)
+}
+
+func (w *World) addCharacter(skel *Skeleton, root Transform) (ecs.Entity, error) {
 	if skel == nil {
 		return ecs.Entity{}, check.Errorf("AddCharacter", "Skeleton", nil, "a character needs a skeleton")
 	}
@@ -23,6 +31,7 @@ func (w *World) AddCharacter(skel *Skeleton, root Transform) (ecs.Entity, error)
 	if err != nil {
 		return ecs.Entity{}, err
 	}
+	w.life.Reclaim(w.ecs) // reuse what characters removed with arche's calls left
 	id := w.reg.Add(skel)
 	n := int32(skel.NumBones())
 	first := w.pool.Alloc(n)
@@ -33,12 +42,26 @@ func (w *World) AddCharacter(skel *Skeleton, root Transform) (ecs.Entity, error)
 	pose.MarkAllDirty()
 	rc := components.Root{Transform: r}
 	systems.Sync(w.pool, skel, &pose, &rc)
-	return w.chars.NewWith(&pose, &rc), nil
+	e := w.chars.NewWith(&pose, &rc)
+	w.maxChar = max(w.maxChar, e.ID())
+	return e, nil
 }
 
-// RemoveCharacter removes a character and returns its pose storage to the
-// pool.
+// RemoveCharacter removes a character and returns its storage: its pose
+// range to the pool at once, its chains and springs at the next Step (or
+// Trim). Removing the entity with arche's own calls (RemoveEntity, a batch
+// removal) or removing its components.Pose is as safe: the world notices
+// by count at the next Step, AddCharacter or Trim and frees the same
+// storage (see docs/robustness.md, "Lifetime and misuse").
 func (w *World) RemoveCharacter(e ecs.Entity) error {
+	if err := w.enter("RemoveCharacter"); err != nil {
+		return err
+	}
+	defer w.leave()
+	return w.removeCharacter(e)
+}
+
+func (w *World) removeCharacter(e ecs.Entity) error {
 	pose, err := w.pose(e)
 	if err != nil {
 		return err
@@ -51,24 +74,27 @@ func (w *World) RemoveCharacter(e ecs.Entity) error {
 	return nil
 }
 
-// IsCharacter reports whether e is a live character.
+// IsCharacter reports whether e is a live character of this world. It
+// reports false for another world's entity (see ErrForeignEntity), and
+// on a closed world or during another goroutine's call (see CallError).
 func (w *World) IsCharacter(e ecs.Entity) bool {
-	return w.ecs.Alive(e) && w.poses.Has(e)
+	if w.enter("IsCharacter") != nil {
+		return false
+	}
+	defer w.leave()
+	return w.isCharacter(e)
 }
 
 // NumCharacters returns the number of characters.
 func (w *World) NumCharacters() int {
+	if w.enter("NumCharacters") != nil {
+		return 0
+	}
+	defer w.leave()
 	q := generic.NewFilter1[components.Pose]().Query(w.ecs)
 	n := q.Count()
 	q.Close()
 	return n
-}
-
-func (w *World) pose(e ecs.Entity) (*components.Pose, error) {
-	if !w.IsCharacter(e) {
-		return nil, ErrNotCharacter
-	}
-	return w.poses.Get(e), nil
 }
 
 // SetRoot moves a character's root. The transform must be finite with a
@@ -76,6 +102,10 @@ func (w *World) pose(e ecs.Entity) (*components.Pose, error) {
 // ±1e6 m (check.MaxPosition) and each scale component between 1e-4 and
 // 1e4 in absolute value (check.MinScale, check.MaxScale).
 func (w *World) SetRoot(e ecs.Entity, root Transform) error {
+	if err := w.enter("SetRoot"); err != nil {
+		return err
+	}
+	defer w.leave()
 	if _, err := w.pose(e); err != nil {
 		return err
 	}
@@ -90,6 +120,10 @@ func (w *World) SetRoot(e ecs.Entity, root Transform) error {
 
 // Root returns a character's root transform.
 func (w *World) Root(e ecs.Entity) (Transform, error) {
+	if err := w.enter("Root"); err != nil {
+		return Transform{}, err
+	}
+	defer w.leave()
 	if _, err := w.pose(e); err != nil {
 		return Transform{}, err
 	}
@@ -114,6 +148,10 @@ func validRoot(typ string, t Transform) (Transform, error) {
 
 // Skeleton returns a character's skeleton.
 func (w *World) Skeleton(e ecs.Entity) (*Skeleton, error) {
+	if err := w.enter("Skeleton"); err != nil {
+		return nil, err
+	}
+	defer w.leave()
 	p, err := w.pose(e)
 	if err != nil {
 		return nil, err
@@ -125,6 +163,14 @@ func (w *World) Skeleton(e ecs.Entity) (*Skeleton, error) {
 // (or AddCharacter). A bone whose local transform was set since is brought
 // up to date first.
 func (w *World) BoneWorld(e ecs.Entity, bone int) (Transform, error) {
+	if err := w.enter("BoneWorld"); err != nil {
+		return Transform{}, err
+	}
+	defer w.leave()
+	return w.boneWorld(e, bone)
+}
+
+func (w *World) boneWorld(e ecs.Entity, bone int) (Transform, error) {
 	p, err := w.pose(e)
 	if err != nil {
 		return Transform{}, err
@@ -140,12 +186,19 @@ func (w *World) BoneWorld(e ecs.Entity, bone int) (Transform, error) {
 
 // SetBoneLocal sets one bone's local transform and marks its subtree
 // dirty. The next Step's animation phase resets it unless a later phase
-// writes it again; use it between frames for tools and tests, or from a
-// custom system. As for a clip key, each translation component must lie
-// within ±1e4 m (check.MaxTranslation) and each scale component within
-// ±1e4 (check.MaxScale; zero hides the bone), and no bone may end up
-// scaled beyond 1e4 relative to the root (check.MaxModelScale).
+// writes it again; use it between frames for tools and tests. A custom
+// system writes the pose pool itself (rig.Pool, then Pose.MarkDirty):
+// during Step, World methods other than ECS, Pipeline, Time and Workers
+// return ErrConcurrentCall (see CallError). As for a clip key, each
+// translation component must lie within ±1e4 m (check.MaxTranslation)
+// and each scale component within ±1e4 (check.MaxScale; zero hides the
+// bone), and no bone may end up scaled beyond 1e4 relative to the root
+// (check.MaxModelScale).
 func (w *World) SetBoneLocal(e ecs.Entity, bone int, t Transform) error {
+	if err := w.enter("SetBoneLocal"); err != nil {
+		return err
+	}
+	defer w.leave()
 	p, err := w.pose(e)
 	if err != nil {
 		return err
@@ -182,6 +235,10 @@ type PoseView struct {
 // Pose returns a view of a character's pose, its world transforms brought
 // up to date.
 func (w *World) Pose(e ecs.Entity) (PoseView, error) {
+	if err := w.enter("Pose"); err != nil {
+		return PoseView{}, err
+	}
+	defer w.leave()
 	p, err := w.pose(e)
 	if err != nil {
 		return PoseView{}, err
@@ -200,6 +257,10 @@ func (w *World) Pose(e ecs.Entity) (PoseView, error) {
 // mean bit-identical poses; it is how the worker-count independence is
 // checked.
 func (w *World) Checksum() uint64 {
+	if w.enter("Checksum") != nil {
+		return 0
+	}
+	defer w.leave()
 	h := fnv.New64a()
 	var buf [4]byte
 	put := func(f float32) {

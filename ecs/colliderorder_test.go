@@ -65,7 +65,10 @@ func TestVRMSpringsWithAndWithoutCollidersInEveryOrder(t *testing.T) {
 	skel := orderSkeleton(t)
 	cols := []sway.ColliderSpec{{Bone: "hips", Shape: sway.Sphere(mgl32.Vec3{0, 0.3, 0.2}, 0.05)}}
 	run := func(t *testing.T, layouts []int) {
-		w := sway.NewWorld(sway.Options{Workers: 1})
+		w, err := sway.NewWorld(sway.Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
 		defer w.Close()
 		var ents []arche.Entity
 		for _, l := range layouts {

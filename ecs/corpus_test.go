@@ -95,7 +95,10 @@ type corpusRun struct {
 
 func newCorpusRun(t testing.TB, r *sway.Rig, workers int) *corpusRun {
 	t.Helper()
-	w := sway.NewWorld(sway.Options{Workers: workers})
+	w, err := sway.NewWorld(sway.Options{Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { w.Close() })
 	e, err := w.AddRig(r, corpusRoot(0))
 	if err != nil {

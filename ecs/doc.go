@@ -23,9 +23,22 @@
 //     [SnapshotError] wrapping [ErrSnapshot].
 //   - [FieldError], [ErrInvalid]: every bad input is reported at set-up as a
 //     *FieldError naming the field and value; per-frame code never panics.
+//   - [EntityError]: an entity that is not a live character of the world
+//     (removed, another world's, not a character); it matches
+//     [ErrNotCharacter].
+//   - [CallError]: a call that did not run, on a closed world
+//     ([ErrClosed]) or while another goroutine's call runs
+//     ([ErrConcurrentCall]).
 //
 // A World is not safe for concurrent use: call it from the game loop's
-// goroutine; it spreads each frame over its own workers.
+// goroutine; it spreads each frame over its own workers. A call made while
+// another call (Step included) runs on another goroutine is refused with
+// ErrConcurrentCall rather than corrupting the world; ECS, Pipeline, Time
+// and Workers are plain reads that a system may call during Step.
+//
+// A character's storage goes with its entity: removing it with
+// RemoveCharacter, or with arche's own calls on a world the game owns
+// (Attach), frees the same storage.
 //
 // Build a crowd one character at a time: add a character's features
 // (chains, springs, animation, breath, look-at, IK) before the next

@@ -18,14 +18,17 @@ func ExampleWorld_AddChains() {
 		sway.Bone("tail.1", "tail.0", mgl32.Vec3{0, 0, -0.1}),
 		sway.Bone("tail.2", "tail.1", mgl32.Vec3{0, 0, -0.1}),
 	}})
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		panic(err)
+	}
 	defer w.Close()
 	fox, _ := w.AddCharacter(skel, sway.Identity())
 
 	tail := sway.DefaultChainSettings()
 	tail.Damping, tail.Elasticity, tail.Stiffness = 0.1, 0.05, 0.2
 	tail.Gravity = mgl32.Vec3{0, -0.003, 0}
-	err := w.AddChains(fox,
+	err = w.AddChains(fox,
 		[]sway.ColliderSpec{{Bone: "hips", Shape: sway.Sphere(mgl32.Vec3{0, -0.05, -0.15}, 0.05)}},
 		[]sway.ChainSpec{{Root: "tail.0", EndLength: 1, Colliders: []int{0}, Settings: tail}})
 	if err != nil {

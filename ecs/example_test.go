@@ -21,7 +21,10 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: 2})
+	w, err := sway.NewWorld(sway.Options{Workers: 2})
+	if err != nil {
+		panic(err)
+	}
 	defer w.Close()
 
 	root := sway.At(mgl32.Vec3{2, 0, 0})
@@ -63,7 +66,10 @@ func ExampleOptions_characters() {
 	}
 	const n = 1000
 	crowd := func(opts sway.Options, trim bool) uint64 {
-		w := sway.NewWorld(opts)
+		w, err := sway.NewWorld(opts)
+		if err != nil {
+			panic(err)
+		}
 		defer w.Close()
 		chains := []sway.ChainSpec{{Root: "tail.0", EndLength: 1, Settings: sway.DefaultChainSettings()}}
 		foxes := make([]arche.Entity, n)
@@ -78,7 +84,9 @@ func ExampleOptions_characters() {
 			foxes[i] = fox
 		}
 		if trim {
-			w.Trim()
+			if err := w.Trim(); err != nil {
+				panic(err)
+			}
 		}
 		for f := range 60 {
 			for i, fox := range foxes {

@@ -114,6 +114,10 @@ func ikLimb(skel *Skeleton, i int, l *IKLimb) (components.IKLimb, error) {
 // *FieldError. Each limb's target starts at its end bone's current
 // position, so nothing moves until SetIKTarget or SetIKTargetBone.
 func (w *World) AddIK(e ecs.Entity, limbs ...IKLimb) error {
+	if err := w.enter("AddIK"); err != nil {
+		return err
+	}
+	defer w.leave()
 	p, err := w.pose(e)
 	if err != nil {
 		return err
@@ -128,7 +132,7 @@ func (w *World) AddIK(e ecs.Entity, limbs ...IKLimb) error {
 		if err != nil {
 			return err
 		}
-		end, _ := w.BoneWorld(e, int(l.End))
+		end, _ := w.boneWorld(e, int(l.End))
 		l.Target.Point = end.Pos
 		c.Limbs[i] = l
 	}
@@ -164,6 +168,10 @@ func (w *World) ikLimbOf(e ecs.Entity, i int) (*components.IKLimb, error) {
 
 // SetIKTarget sets where limb i's end bone should go, a world point.
 func (w *World) SetIKTarget(e ecs.Entity, limb int, point mgl32.Vec3) error {
+	if err := w.enter("SetIKTarget"); err != nil {
+		return err
+	}
+	defer w.leave()
 	l, err := w.ikLimbOf(e, limb)
 	if err != nil {
 		return err
@@ -180,6 +188,10 @@ func (w *World) SetIKTarget(e ecs.Entity, limb int, point mgl32.Vec3) error {
 // later, the limb keeps reaching for the bone's last position
 // (IKTarget reports it lost).
 func (w *World) SetIKTargetBone(e ecs.Entity, limb int, target ecs.Entity, bone int) error {
+	if err := w.enter("SetIKTargetBone"); err != nil {
+		return err
+	}
+	defer w.leave()
 	l, err := w.ikLimbOf(e, limb)
 	if err != nil {
 		return err
@@ -195,6 +207,10 @@ func (w *World) SetIKTargetBone(e ecs.Entity, limb int, target ecs.Entity, bone 
 // SetIKTargetRotation makes limb i's end bone take a world rotation (use
 // true), or keep its local rotation (use false).
 func (w *World) SetIKTargetRotation(e ecs.Entity, limb int, rot mgl32.Quat, use bool) error {
+	if err := w.enter("SetIKTargetRotation"); err != nil {
+		return err
+	}
+	defer w.leave()
 	l, err := w.ikLimbOf(e, limb)
 	if err != nil {
 		return err
@@ -209,6 +225,10 @@ func (w *World) SetIKTargetRotation(e ecs.Entity, limb int, rot mgl32.Quat, use 
 
 // SetIKHint sets the point limb i's middle joint bends toward.
 func (w *World) SetIKHint(e ecs.Entity, limb int, hint mgl32.Vec3, space IKHintSpace) error {
+	if err := w.enter("SetIKHint"); err != nil {
+		return err
+	}
+	defer w.leave()
 	l, err := w.ikLimbOf(e, limb)
 	if err != nil {
 		return err
@@ -226,6 +246,10 @@ func (w *World) SetIKHint(e ecs.Entity, limb int, hint mgl32.Vec3, space IKHintS
 // SetIKWeight blends limb i in (1) or out (0), taking effect at the next
 // Step.
 func (w *World) SetIKWeight(e ecs.Entity, limb int, weight float32) error {
+	if err := w.enter("SetIKWeight"); err != nil {
+		return err
+	}
+	defer w.leave()
 	l, err := w.ikLimbOf(e, limb)
 	if err != nil {
 		return err
@@ -240,6 +264,10 @@ func (w *World) SetIKWeight(e ecs.Entity, limb int, weight float32) error {
 // IKReached reports whether limb i's end reached its target in the last
 // Step: within the limb's reach and outside its soft zone, at full weight.
 func (w *World) IKReached(e ecs.Entity, limb int) (bool, error) {
+	if err := w.enter("IKReached"); err != nil {
+		return false, err
+	}
+	defer w.leave()
 	l, err := w.ikLimbOf(e, limb)
 	if err != nil {
 		return false, err
@@ -251,6 +279,10 @@ func (w *World) IKReached(e ecs.Entity, limb int) (bool, error) {
 // position as of the last Step) and whether a bone target's character is
 // gone (the point is then its last position).
 func (w *World) IKTarget(e ecs.Entity, limb int) (point mgl32.Vec3, lost bool, err error) {
+	if err = w.enter("IKTarget"); err != nil {
+		return
+	}
+	defer w.leave()
 	l, err := w.ikLimbOf(e, limb)
 	if err != nil {
 		return point, false, err
@@ -262,6 +294,10 @@ func (w *World) IKTarget(e ecs.Entity, limb int) (point mgl32.Vec3, lost bool, e
 // animation) returns the limbs. Removing IK a character does not have is
 // not an error.
 func (w *World) RemoveIK(e ecs.Entity) error {
+	if err := w.enter("RemoveIK"); err != nil {
+		return err
+	}
+	defer w.leave()
 	if _, err := w.pose(e); err != nil {
 		return err
 	}

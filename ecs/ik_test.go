@@ -35,7 +35,10 @@ func ikLegs(t testing.TB, skel *sway.Skeleton) (left, right sway.IKLimb) {
 // are reported and the leg points at them at full stretch.
 func TestIKReachesTargets(t *testing.T) {
 	skel := procSkeleton(t)
-	w := sway.NewWorld(sway.Options{Workers: 2})
+	w, err := sway.NewWorld(sway.Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	root := sway.At(mgl32.Vec3{-2, 0.3, 5})
 	root.Rot = mgl32.QuatRotate(2.5, mgl32.Vec3{0, 1, 0})
@@ -103,7 +106,10 @@ func TestIKReachesTargets(t *testing.T) {
 // knee and straight up give finite poses.
 func TestIKWeightSoftenAndDegenerate(t *testing.T) {
 	skel := procSkeleton(t)
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	e, _ := w.AddCharacter(skel, sway.Identity())
 	left, _ := ikLegs(t, skel)
@@ -148,7 +154,10 @@ func TestIKWeightSoftenAndDegenerate(t *testing.T) {
 // position.
 func TestIKFollowsBoneAndSurvivesRemoval(t *testing.T) {
 	skel := procSkeleton(t)
-	w := sway.NewWorld(sway.Options{Workers: 2})
+	w, err := sway.NewWorld(sway.Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	e, _ := w.AddCharacter(skel, sway.Identity())
 	other, _ := w.AddCharacter(skel, sway.At(mgl32.Vec3{0.4, -0.2, 0.2}))
@@ -200,7 +209,10 @@ func ikProcScene(t testing.TB, workers, chars, frames int) *sway.World {
 		t.Fatal(err)
 	}
 	skel := sc.Skeleton
-	w := sway.NewWorld(sway.Options{Workers: workers})
+	w, err := sway.NewWorld(sway.Options{Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ents, err := sc.Populate(w)
 	if err != nil {
 		t.Fatal(err)
@@ -267,7 +279,10 @@ func TestIKStepDoesNotAllocate(t *testing.T) {
 
 func TestIKRejectsBadLimbs(t *testing.T) {
 	skel := procSkeleton(t)
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	e, _ := w.AddCharacter(skel, sway.Identity())
 	nan := float32(math.NaN())

@@ -177,6 +177,10 @@ func lookAtComponent(skel *Skeleton, s *LookAtSettings) (components.LookAt, erro
 // SetLookAtTarget or SetLookAtTargetBone. The look-at fades in from weight
 // 0 toward the requested weight 1 at Head.WeightSpeed.
 func (w *World) AddLookAt(e ecs.Entity, s LookAtSettings) error {
+	if err := w.enter("AddLookAt"); err != nil {
+		return err
+	}
+	defer w.leave()
 	p, err := w.pose(e)
 	if err != nil {
 		return err
@@ -186,7 +190,7 @@ func (w *World) AddLookAt(e ecs.Entity, s LookAtSettings) error {
 	if err != nil {
 		return err
 	}
-	head, _ := w.BoneWorld(e, int(c.HeadBone))
+	head, _ := w.boneWorld(e, int(c.HeadBone))
 	fwd := mathx.NormalizeOr(s.Head.Forward, mgl32.Vec3{0, 0, 1})
 	c.Target.Point = head.Pos.Add(mathx.Rotate(head.Rot, fwd))
 	if m := &w.maps.lookAt; m.Has(e) {
@@ -215,6 +219,10 @@ var ErrNoLookAt = errors.New("sway: character has no look-at")
 
 // SetLookAtTarget aims a character's look-at at a world point.
 func (w *World) SetLookAtTarget(e ecs.Entity, point mgl32.Vec3) error {
+	if err := w.enter("SetLookAtTarget"); err != nil {
+		return err
+	}
+	defer w.leave()
 	la, err := w.lookAt(e)
 	if err != nil {
 		return err
@@ -232,6 +240,10 @@ func (w *World) SetLookAtTarget(e ecs.Entity, point mgl32.Vec3) error {
 // (LookAtTarget reports it lost); a target character whose root is not
 // finite holds its last position for those frames.
 func (w *World) SetLookAtTargetBone(e, target ecs.Entity, bone int) error {
+	if err := w.enter("SetLookAtTargetBone"); err != nil {
+		return err
+	}
+	defer w.leave()
 	la, err := w.lookAt(e)
 	if err != nil {
 		return err
@@ -254,7 +266,7 @@ func (w *World) boneTarget(target ecs.Entity, bone int) (components.Target, erro
 	if bone < 0 || bone >= int(tp.Count) {
 		return components.Target{}, ErrBone
 	}
-	at, _ := w.BoneWorld(target, bone)
+	at, _ := w.boneWorld(target, bone)
 	return components.Target{Point: at.Pos, Entity: target, Bone: int32(bone)}, nil
 }
 
@@ -262,6 +274,10 @@ func (w *World) boneTarget(target ecs.Entity, bone int) (components.Target, erro
 // weight moves toward it at Head.WeightSpeed, so 0 fades the look-at out
 // and 1 back in.
 func (w *World) SetLookAtWeight(e ecs.Entity, weight float32) error {
+	if err := w.enter("SetLookAtWeight"); err != nil {
+		return err
+	}
+	defer w.leave()
 	la, err := w.lookAt(e)
 	if err != nil {
 		return err
@@ -278,6 +294,10 @@ func (w *World) SetLookAtWeight(e ecs.Entity, weight float32) error {
 // Step, and whether a bone target's character is gone (the point is then
 // its last position).
 func (w *World) LookAtTarget(e ecs.Entity) (point mgl32.Vec3, weight float32, lost bool, err error) {
+	if err = w.enter("LookAtTarget"); err != nil {
+		return
+	}
+	defer w.leave()
 	la, err := w.lookAt(e)
 	if err != nil {
 		return point, 0, false, err
@@ -289,6 +309,10 @@ func (w *World) LookAtTarget(e ecs.Entity) (point mgl32.Vec3, weight float32, lo
 // (or animation) returns the head. Removing a look-at a character does not
 // have is not an error.
 func (w *World) RemoveLookAt(e ecs.Entity) error {
+	if err := w.enter("RemoveLookAt"); err != nil {
+		return err
+	}
+	defer w.leave()
 	if _, err := w.pose(e); err != nil {
 		return err
 	}

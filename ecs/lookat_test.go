@@ -23,7 +23,11 @@ func lookAngle(a, b mgl32.Vec3) float64 {
 func lookAtWorld(t *testing.T, workers int) (*sway.World, *sway.Skeleton) {
 	t.Helper()
 	skel := procSkeleton(t)
-	return sway.NewWorld(sway.Options{Workers: workers}), skel
+	w, err := sway.NewWorld(sway.Options{Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, skel
 }
 
 // TestLookAtReachesStillTarget: the head's world forward ends within 1e-3
@@ -288,7 +292,10 @@ func lookScene(t testing.TB, workers, chars, frames int) *sway.World {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: workers})
+	w, err := sway.NewWorld(sway.Options{Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ents, err := sc.Populate(w)
 	if err != nil {
 		t.Fatal(err)
@@ -405,7 +412,10 @@ func TestLookAtRejectsBadSettings(t *testing.T) {
 func TestLookAtDampingIndependentOfFrameRate(t *testing.T) {
 	skel := procSkeleton(t)
 	run := func(hz int) [][]mgl32.Quat {
-		w := sway.NewWorld(sway.Options{Workers: 1})
+		w, err := sway.NewWorld(sway.Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
 		defer w.Close()
 		e, _ := w.AddCharacter(skel, sway.Identity())
 		s := sway.LookAtFor(skel)

@@ -33,7 +33,9 @@ func TestChainStoreCompactsEmptyRanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	stepMoving(t, w, ents[1:], sc, 2, 1) // compacts
-	w.Trim()
+	if err := w.Trim(); err != nil {
+		t.Fatal(err)
+	}
 	for f := 3; f < 10; f++ {
 		if err := w.SetRoot(ents[1], sc.RootAt(1, float64(f)/60)); err != nil {
 			t.Fatal(err)
@@ -119,7 +121,10 @@ func TestAddRigSharesTheSkeleton(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	a, err := w.AddRig(r, sway.Identity())
 	if err != nil {

@@ -90,6 +90,10 @@ func LoadRig(path string) (*Rig, error) {
 // Characters added from the same *Rig share one skeleton, built at the
 // first AddRig; edit a Rig before adding it, not after.
 func (w *World) AddRig(r *Rig, root Transform) (ecs.Entity, error) {
+	if err := w.enter("AddRig"); err != nil {
+		return ecs.Entity{}, err
+	}
+	defer w.leave()
 	if r == nil {
 		return ecs.Entity{}, check.Errorf(rigType, "Rig", nil, "must not be nil")
 	}
@@ -109,7 +113,7 @@ func (w *World) AddRig(r *Rig, root Transform) (ecs.Entity, error) {
 		}
 		w.rigSkeletons[r] = skel
 	}
-	e, err := w.AddCharacter(skel, root)
+	e, err := w.addCharacter(skel, root)
 	if err != nil {
 		return ecs.Entity{}, err
 	}
@@ -120,8 +124,8 @@ func (w *World) AddRig(r *Rig, root Transform) (ecs.Entity, error) {
 	for i, c := range r.Colliders {
 		cols[i] = ColliderSpec{Bone: c.Bone, Shape: c.Shape}
 	}
-	if err := w.AddVRMSprings(e, cols, p.specs); err != nil {
-		_ = w.RemoveCharacter(e)
+	if err := w.addVRMSprings(e, cols, p.specs); err != nil {
+		_ = w.removeCharacter(e)
 		return ecs.Entity{}, err
 	}
 	return e, nil

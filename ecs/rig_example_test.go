@@ -32,7 +32,10 @@ func exampleVRM() string {
 func ExampleLoadRig() {
 	path := exampleVRM()
 	defer os.RemoveAll(filepath.Dir(path))
-	w := sway.NewWorld(sway.Options{})
+	w, err := sway.NewWorld(sway.Options{})
+	if err != nil {
+		panic(err)
+	}
 	defer w.Close()
 
 	rig, err := sway.LoadRig(path)

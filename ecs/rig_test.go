@@ -46,7 +46,10 @@ func rigWorld(t testing.TB, path string) (*sway.World, arche.Entity, *sway.Rig) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { w.Close() })
 	e, err := w.AddRig(r, walkRoot(0))
 	if err != nil {
@@ -293,7 +296,10 @@ func TestAddRigErrorsAreTyped(t *testing.T) {
 		{"skeleton", "Bones", func(r *sway.Rig, _ *sway.Transform) { r.Skeleton.Bones[3].Name = r.Skeleton.Bones[2].Name }},
 		{"root", "Root", func(_ *sway.Rig, root *sway.Transform) { root.Pos[0] = float32(math.NaN()) }},
 	}
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	for _, c := range cases {
 		var r *sway.Rig
@@ -447,7 +453,10 @@ func TestRigLimitFromAFileHandWorked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	e, err := w.AddRig(r, sway.Identity())
 	if err != nil {

@@ -42,7 +42,10 @@ func newFullScene(t testing.TB, chars, workers int, vrm bool) *fullScene {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: workers})
+	w, err := sway.NewWorld(sway.Options{Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ents, err := sc.Populate(w)
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +108,9 @@ func newFullScene(t testing.TB, chars, workers int, vrm bool) *fullScene {
 			t.Fatal(err)
 		}
 	}
-	w.Trim()
+	if err := w.Trim(); err != nil {
+		t.Fatal(err)
+	}
 	return &fullScene{w: w, ents: ents, sc: sc}
 }
 

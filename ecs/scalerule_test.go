@@ -106,7 +106,10 @@ func twinPath(f int) sway.Transform {
 func twinRun(t *testing.T, units, strandScale, rootScale float32, frames int) ([][]mgl32.Vec3, []mgl32.Vec3) {
 	t.Helper()
 	skel, cols, springs, chains := twinRig(t, units, strandScale)
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	root := func(f int) sway.Transform {
 		r := twinPath(f) // the scaled copy walks the scaled path

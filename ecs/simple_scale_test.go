@@ -26,7 +26,10 @@ func earringCharacter(t *testing.T, k float32, root sway.Transform, s sway.Simpl
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	e, err := w.AddCharacter(skel, root)
 	if err != nil {
 		t.Fatal(err)

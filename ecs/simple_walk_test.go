@@ -38,7 +38,10 @@ func walkerSkeleton(t testing.TB) *sway.Skeleton {
 func newWalker(t testing.TB, centre string) (*sway.World, arche.Entity, *sway.Skeleton) {
 	t.Helper()
 	skel := walkerSkeleton(t)
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	e, err := w.AddCharacter(skel, sway.Identity())
 	if err != nil {
 		t.Fatal(err)

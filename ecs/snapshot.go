@@ -89,6 +89,10 @@ func (w *World) snapshotFilter() *generic.Filter2[components.Pose, components.Ro
 // that. Characters follow in the world's query order. The only error is
 // for a closed world.
 func (w *World) Snapshot(dst []byte) ([]byte, error) {
+	if err := w.enter("Snapshot"); err != nil {
+		return nil, err
+	}
+	defer w.leave()
 	if w.closed {
 		return dst, fmt.Errorf("sway: Snapshot on a closed world")
 	}
@@ -170,6 +174,10 @@ func (w *World) appendCharacter(b []byte, e ecs.Entity, pose *components.Pose, r
 // repair themselves. Restore never panics and allocates nothing on
 // success. A closed world is not restored.
 func (w *World) Restore(b []byte) error {
+	if err := w.enter("Restore"); err != nil {
+		return err
+	}
+	defer w.leave()
 	if w.closed {
 		return fmt.Errorf("sway: Restore on a closed world")
 	}

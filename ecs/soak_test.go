@@ -54,7 +54,10 @@ func newSoak(t *testing.T, chars, extra int, seed int64, workers int) *soak {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: workers})
+	w, err := sway.NewWorld(sway.Options{Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
 	space, err := sc.AddLocomotion(w)
 	if err != nil {
 		t.Fatal(err)
@@ -354,7 +357,7 @@ func (s *soak) checkpoint() (uint64, storage) {
 	}
 	s.moveRoots()
 	s.step()
-	s.w.Trim()
+	must(s.t, s.w.Trim())
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)

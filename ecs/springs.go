@@ -81,6 +81,14 @@ const vrmSpecType = "VRMSpringSpec"
 // or turns more than 45° in one frame has its springs reset to the
 // animated pose.
 func (w *World) AddVRMSprings(e ecs.Entity, colliders []ColliderSpec, springs []VRMSpringSpec) error {
+	if err := w.enter("AddVRMSprings"); err != nil {
+		return err
+	}
+	defer w.leave()
+	return w.addVRMSprings(e, colliders, springs)
+}
+
+func (w *World) addVRMSprings(e ecs.Entity, colliders []ColliderSpec, springs []VRMSpringSpec) error {
 	pose, err := w.pose(e)
 	if err != nil {
 		return err
@@ -374,6 +382,10 @@ func (w *World) vrmAt(e ecs.Entity, i int) (int, error) {
 // RemoveVRMSprings removes a character's VRM springs and their colliders;
 // the pose goes back to the animation from the next frame.
 func (w *World) RemoveVRMSprings(e ecs.Entity) error {
+	if err := w.enter("RemoveVRMSprings"); err != nil {
+		return err
+	}
+	defer w.leave()
 	if _, err := w.vrmOf(e); err != nil {
 		return err
 	}
@@ -384,6 +396,10 @@ func (w *World) RemoveVRMSprings(e ecs.Entity) error {
 
 // NumVRMSprings returns how many VRM springs a character has.
 func (w *World) NumVRMSprings(e ecs.Entity) int {
+	if w.enter("NumVRMSprings") != nil {
+		return 0
+	}
+	defer w.leave()
 	h, err := w.vrmOf(e)
 	if err != nil {
 		return 0
@@ -394,6 +410,10 @@ func (w *World) NumVRMSprings(e ecs.Entity) int {
 // VRMJointSettingsOf returns the settings of joint j of a character's
 // VRM spring i.
 func (w *World) VRMJointSettingsOf(e ecs.Entity, i, j int) (VRMJointSettings, error) {
+	if err := w.enter("VRMJointSettingsOf"); err != nil {
+		return VRMJointSettings{}, err
+	}
+	defer w.leave()
 	k, err := w.vrmAt(e, i)
 	if err != nil {
 		return VRMJointSettings{}, err
@@ -413,12 +433,20 @@ func (w *World) VRMJointSettingsOf(e ecs.Entity, i, j int) (VRMJointSettings, er
 // keeps its motion and the new values take effect at the next frame.
 // Invalid settings are rejected with a *FieldError and the old ones kept.
 func (w *World) SetVRMSpringSettings(e ecs.Entity, i int, s VRMJointSettings) error {
+	if err := w.enter("SetVRMSpringSettings"); err != nil {
+		return err
+	}
+	defer w.leave()
 	return w.setVRMSettings(e, i, -1, s)
 }
 
 // SetVRMJointSettings edits joint j of a character's VRM spring i; see
 // SetVRMSpringSettings.
 func (w *World) SetVRMJointSettings(e ecs.Entity, i, j int, s VRMJointSettings) error {
+	if err := w.enter("SetVRMJointSettings"); err != nil {
+		return err
+	}
+	defer w.leave()
 	if j < 0 {
 		return check.Errorf("VRMSprings", "Joint", j, "must be >= 0")
 	}
@@ -458,6 +486,10 @@ func (w *World) setVRMSettings(e ecs.Entity, i, j int, s VRMJointSettings) error
 // ResetVRMSprings puts a character's VRM springs back on the animated pose
 // at the next frame (after a cut, a respawn or a pose snap).
 func (w *World) ResetVRMSprings(e ecs.Entity) error {
+	if err := w.enter("ResetVRMSprings"); err != nil {
+		return err
+	}
+	defer w.leave()
 	h, err := w.vrmOf(e)
 	if err != nil {
 		return err
@@ -473,6 +505,10 @@ func (w *World) ResetVRMSprings(e ecs.Entity) error {
 // character shows its animated pose; on resume its springs restart from
 // it.
 func (w *World) PauseVRMSprings(e ecs.Entity, paused bool) error {
+	if err := w.enter("PauseVRMSprings"); err != nil {
+		return err
+	}
+	defer w.leave()
 	h, err := w.vrmOf(e)
 	if err != nil {
 		return err
@@ -488,6 +524,10 @@ func (w *World) PauseVRMSprings(e ecs.Entity, paused bool) error {
 // found with non-finite state and reset: such a spring shows its rest pose
 // that frame and restarts from it under the animated parent.
 func (w *World) VRMSpringFaults(e ecs.Entity) (uint32, error) {
+	if err := w.enter("VRMSpringFaults"); err != nil {
+		return 0, err
+	}
+	defer w.leave()
 	h, err := w.vrmOf(e)
 	if err != nil {
 		return 0, err
@@ -574,6 +614,10 @@ const simpleSpecType = "SimpleSpringSpec"
 // animation to a bone, scales the motion: a character scaled by s moves
 // as the s-times copy of the unscaled one.
 func (w *World) AddSimpleSprings(e ecs.Entity, specs []SimpleSpringSpec) error {
+	if err := w.enter("AddSimpleSprings"); err != nil {
+		return err
+	}
+	defer w.leave()
 	pose, err := w.pose(e)
 	if err != nil {
 		return err
@@ -673,6 +717,10 @@ func (w *World) simpleOf(e ecs.Entity) (*components.SimpleSprings, error) {
 // SetSimpleSpringSettings edits the settings of every bone of a
 // character's simple spring chain i; they take effect at the next frame.
 func (w *World) SetSimpleSpringSettings(e ecs.Entity, i int, s SimpleSpringSettings) error {
+	if err := w.enter("SetSimpleSpringSettings"); err != nil {
+		return err
+	}
+	defer w.leave()
 	h, err := w.simpleOf(e)
 	if err != nil {
 		return err
@@ -701,6 +749,10 @@ func (w *World) SetSimpleSpringSettings(e ecs.Entity, i int, s SimpleSpringSetti
 
 // RemoveSimpleSprings removes a character's simple springs.
 func (w *World) RemoveSimpleSprings(e ecs.Entity) error {
+	if err := w.enter("RemoveSimpleSprings"); err != nil {
+		return err
+	}
+	defer w.leave()
 	if _, err := w.simpleOf(e); err != nil {
 		return err
 	}
@@ -712,6 +764,10 @@ func (w *World) RemoveSimpleSprings(e ecs.Entity) error {
 // ResetSimpleSprings puts a character's simple springs back on the
 // animated pose at the next frame.
 func (w *World) ResetSimpleSprings(e ecs.Entity) error {
+	if err := w.enter("ResetSimpleSprings"); err != nil {
+		return err
+	}
+	defer w.leave()
 	h, err := w.simpleOf(e)
 	if err != nil {
 		return err
@@ -726,6 +782,10 @@ func (w *World) ResetSimpleSprings(e ecs.Entity) error {
 // PauseSimpleSprings pauses or resumes a character's simple springs, as
 // PauseVRMSprings does.
 func (w *World) PauseSimpleSprings(e ecs.Entity, paused bool) error {
+	if err := w.enter("PauseSimpleSprings"); err != nil {
+		return err
+	}
+	defer w.leave()
 	h, err := w.simpleOf(e)
 	if err != nil {
 		return err
@@ -740,6 +800,10 @@ func (w *World) PauseSimpleSprings(e ecs.Entity, paused bool) error {
 // SimpleSpringFaults returns how many times a character's simple springs
 // were found with non-finite state and reset to the animated pose.
 func (w *World) SimpleSpringFaults(e ecs.Entity) (uint32, error) {
+	if err := w.enter("SimpleSpringFaults"); err != nil {
+		return 0, err
+	}
+	defer w.leave()
 	h, err := w.simpleOf(e)
 	if err != nil {
 		return 0, err

@@ -20,13 +20,16 @@ func ExampleWorld_AddVRMSprings() {
 		sway.Bone("head", "hips", mgl32.Vec3{0, 0.2, 0.3}),
 		sway.Bone("earring", "head", mgl32.Vec3{0.05, 0, 0}),
 	}})
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		panic(err)
+	}
 	defer w.Close()
 	fox, _ := w.AddCharacter(skel, sway.Identity())
 
 	tail := sway.DefaultVRMJointSettings() // stiffness 1, drag 0.5, gravity (0,-1,0) with power 0
 	tail.GravityPower, tail.HitRadius = 1, 0.02
-	err := w.AddVRMSprings(fox,
+	err = w.AddVRMSprings(fox,
 		[]sway.ColliderSpec{{Bone: "hips", Shape: sway.Sphere(mgl32.Vec3{0, -0.25, -0.2}, 0.05)}},
 		[]sway.VRMSpringSpec{{Joints: []string{"tail.0", "tail.1", "tail.2"}, Settings: tail, Colliders: []int{0}}})
 	if err != nil {

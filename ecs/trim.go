@@ -14,7 +14,10 @@ import (
 // ranges, and the pose pool's gaps (every character's bones move down, in
 // pool order, and its Pose.First follows). Set-up code, for Trim.
 func (w *World) compactStores() {
-	w.chainStore().Compact(w.ecs, generic.NewFilter1[components.Chains]())
+	w.life.Reclaim(w.ecs)
+	chains := generic.NewFilter1[components.Chains]()
+	w.chainStore().Reclaim(w.ecs, chains)
+	w.chainStore().Compact(w.ecs, chains)
 	w.springStore().Compact(w.ecs)
 	if w.pool.FreeSlots() == 0 {
 		return

@@ -32,7 +32,9 @@ func TestTrimAfterChurnKeepsPoses(t *testing.T) {
 		if pool.FreeSlots() == 0 {
 			t.Fatal("no gap to close")
 		}
-		twin.w.Trim()
+		if err := twin.w.Trim(); err != nil {
+			t.Fatal(err)
+		}
 		if pool.FreeSlots() != 0 || pool.Len() != 26*scene.BonesPerChar {
 			t.Fatalf("after Trim: pool of %d slots, %d free", pool.Len(), pool.FreeSlots())
 		}

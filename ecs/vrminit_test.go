@@ -23,7 +23,10 @@ func TestVRMSpringsStartFromThePoseAtAdd(t *testing.T) {
 		r := handRig()
 		r.Springs[0].Joints[0].GravityPower = 0
 		r.Springs[0].Center = c.centre
-		w := sway.NewWorld(sway.Options{Workers: 1})
+		w, err := sway.NewWorld(sway.Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
 		e, err := w.AddRig(r, sway.Identity())
 		if err != nil {
 			t.Fatal(err)

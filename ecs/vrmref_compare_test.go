@@ -118,7 +118,10 @@ func TestVRMHandWorkedInSway(t *testing.T) {
 			r.Springs[0].Colliders = []int{0}
 			r.Springs[0].Joints[0].HitRadius = 0.01
 		}
-		w := sway.NewWorld(sway.Options{Workers: 1})
+		w, err := sway.NewWorld(sway.Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
 		e, err := w.AddRig(r, sway.Identity())
 		if err != nil {
 			t.Fatal(err)
@@ -139,7 +142,10 @@ func TestVRMHandWorkedInSway(t *testing.T) {
 // TestVRMRefExtensionsHandWorked to the same first tail.
 func TestVRMExtensionsHandWorkedInSway(t *testing.T) {
 	for _, c := range append(handLimitCases(), handColliderCases()...) {
-		w := sway.NewWorld(sway.Options{Workers: 1})
+		w, err := sway.NewWorld(sway.Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
 		e, err := w.AddRig(c.rig(), sway.Identity())
 		if err != nil {
 			t.Fatal(err)

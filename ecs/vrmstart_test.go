@@ -33,7 +33,10 @@ func TestVRMSpringsStartWhenAdded(t *testing.T) {
 		tt := float64(f) / 60
 		return sway.At(mgl32.Vec3{float32(2 * tt), 0, float32(0.3 * math.Sin(4*tt))})
 	}
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	e, err := w.AddCharacter(skel, path(0))
 	if err != nil {
@@ -115,7 +118,10 @@ func TestChainsStartWhenAdded(t *testing.T) {
 	set := sway.DefaultChainSettings()
 	set.Damping, set.Elasticity, set.Stiffness = 0.1, 0.05, 0.1
 	run := func(still int) []mgl32.Vec3 {
-		w := sway.NewWorld(sway.Options{Workers: 1})
+		w, err := sway.NewWorld(sway.Options{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
 		defer w.Close()
 		e, err := w.AddCharacter(skel, path(0))
 		if err != nil {

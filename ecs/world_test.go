@@ -52,7 +52,10 @@ func runScene(t testing.TB, workers, chars, frames int) (*sway.World, []arche.En
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: workers})
+	w, err := sway.NewWorld(sway.Options{Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
 	w.Pipeline().Add(systems.PhaseProcedural, "test.wiggle", &wiggle{pose: worldSkeletons{w}, bones: []int{
 		sc.Skeleton.Index("spine"), sc.Skeleton.Index("neck"), sc.Skeleton.Index("hair3.0"), sc.Skeleton.Index("tail.2"),
 	}})
@@ -143,7 +146,10 @@ func TestFirstFrameAllocationsDoNotGrowWithCharacters(t *testing.T) {
 
 func TestBoneWorldAfterSetBoneLocal(t *testing.T) {
 	sc, _ := scene.New(scene.Config{Characters: 1, Seed: 1})
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	e, err := w.AddCharacter(sc.Skeleton, sway.At(mgl32.Vec3{5, 0, 0}))
 	if err != nil {
@@ -175,7 +181,10 @@ func TestBoneWorldAfterSetBoneLocal(t *testing.T) {
 
 func TestNonFiniteRootKeepsLastGoodPose(t *testing.T) {
 	sc, _ := scene.New(scene.Config{Characters: 2, Seed: 1})
-	w := sway.NewWorld(sway.Options{Workers: 2})
+	w, err := sway.NewWorld(sway.Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	ents, _ := sc.Populate(w)
 	if err := w.Step(1.0 / 60); err != nil {
@@ -206,7 +215,10 @@ func TestNonFiniteRootKeepsLastGoodPose(t *testing.T) {
 }
 
 func TestStepRejectsBadDt(t *testing.T) {
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	for _, dt := range []float32{-1, float32(math.NaN()), float32(math.Inf(1))} {
 		if err := w.Step(dt); !errors.Is(err, sway.ErrInvalid) {
@@ -223,7 +235,10 @@ func TestStepRejectsBadDt(t *testing.T) {
 
 func TestRemoveCharacterReusesStorage(t *testing.T) {
 	sc, _ := scene.New(scene.Config{Characters: 100, Seed: 3})
-	w := sway.NewWorld(sway.Options{Workers: 2})
+	w, err := sway.NewWorld(sway.Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	ents, _ := sc.Populate(w)
 	for round := 0; round < 20; round++ {

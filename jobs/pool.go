@@ -23,8 +23,15 @@ type Pool struct {
 	t       task // reused by every For: no allocation per call
 }
 
+// MaxWorkers is the most workers a Pool runs: a larger count, and a
+// GOMAXPROCS above it, is cut to it. Each worker is a goroutine of about
+// 4 KB waiting for chunks; 1,024 is above the hardware threads of any
+// machine today, and a loop gains nothing from more workers than threads.
+const MaxWorkers = 1024
+
 // NewPool starts a pool with the given number of workers, the calling
 // goroutine of For included; workers <= 0 means runtime.GOMAXPROCS(0).
+// Either way the pool runs at most MaxWorkers.
 func NewPool(workers int) *Pool {
 	p := &Pool{}
 	p.start(workers)
@@ -35,6 +42,7 @@ func (p *Pool) start(workers int) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	workers = min(workers, MaxWorkers)
 	p.workers = workers
 	helpers := workers - 1
 	if helpers == 0 {
@@ -67,7 +75,8 @@ func (p *Pool) Workers() int {
 	return p.workers
 }
 
-// SetWorkers stops the workers and starts n new ones (n <= 0: GOMAXPROCS).
+// SetWorkers stops the workers and starts n new ones (n <= 0: GOMAXPROCS;
+// at most MaxWorkers).
 func (p *Pool) SetWorkers(n int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"errors"
+	"math"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -153,5 +154,18 @@ func BenchmarkForOverhead(b *testing.B) {
 				_ = p.For(job, 1024, 64, body)
 			}
 		})
+	}
+}
+
+// A pool runs at most MaxWorkers, however many it is asked for.
+func TestPoolBoundsWorkers(t *testing.T) {
+	p := NewPool(MaxWorkers + 5)
+	defer p.Close()
+	if n := p.Workers(); n != MaxWorkers {
+		t.Fatalf("NewPool(MaxWorkers+5).Workers() = %d, want %d", n, MaxWorkers)
+	}
+	p.SetWorkers(math.MaxInt)
+	if n := p.Workers(); n != MaxWorkers {
+		t.Fatalf("after SetWorkers(MaxInt): Workers() = %d, want %d", n, MaxWorkers)
 	}
 }

@@ -18,7 +18,10 @@ import (
 func animatedWorld(t *testing.T, p *systems.Pipeline, chars, frames int) (*sway.World, []arche.Entity) {
 	t.Helper()
 	sc, _ := scene.New(scene.Config{Characters: chars, Seed: 5})
-	w := sway.NewWorld(sway.Options{Workers: 2, Pipeline: p})
+	w, err := sway.NewWorld(sway.Options{Workers: 2, Pipeline: p})
+	if err != nil {
+		t.Fatal(err)
+	}
 	space, err := sc.AddLocomotion(w)
 	if err != nil {
 		t.Fatal(err)

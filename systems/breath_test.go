@@ -15,7 +15,10 @@ func TestAddBreathReplaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	ents, err := sc.Populate(w)
 	if err != nil {

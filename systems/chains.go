@@ -101,11 +101,14 @@ func NewChainPrepare() *ChainPrepare {
 }
 
 // Update implements System: it first compacts away removed characters'
-// chains (on this goroutine, before any worker sees the store).
+// chains, however they went (ChainStore.Reclaim), on this goroutine,
+// before any worker sees the store.
 func (s *ChainPrepare) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 
 func (s *ChainPrepare) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
-	s.store.Get().Compact(w, s.compact)
+	st := s.store.Get()
+	st.Reclaim(w, s.compact)
+	st.Compact(w, s.compact)
 	return s.chainSystem.gatherFrame(w)
 }
 

@@ -21,7 +21,10 @@ func TestChainSideBySideMatchesOneByOne(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := sway.NewWorld(sway.Options{Workers: workers})
+		w, err := sway.NewWorld(sway.Options{Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
 		defer w.Close()
 		ents, err := sc.Populate(w)
 		if err != nil {

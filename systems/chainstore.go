@@ -41,6 +41,7 @@ type ChainStore struct {
 	deadChains    []bool // per chain: its character was removed
 	deadColliders []bool
 	dirty         bool
+	handles       int                // handles AddChains returned and Release did not take back
 	shapes        map[uint64][]int32 // rest data hash -> RestFirst of the shapes with it
 }
 
@@ -54,6 +55,7 @@ func (s *ChainStore) View(k int) chain.Particles {
 // colliders for one character and returns its handle. Set-up code.
 func (s *ChainStore) AddChains(chains []chain.Chain, built *chain.Particles, descs []collide.Desc, bones []int32) components.Chains {
 	h := components.Chains{Count: int32(len(chains)), ColliderCount: int32(len(descs))}
+	s.handles++
 	if h.Count > 0 {
 		h.First = int32(len(s.Chains))
 	}
@@ -89,6 +91,7 @@ func (s *ChainStore) AddChains(chains []chain.Chain, built *chain.Particles, des
 
 // Release marks a character's ranges for removal at the next Compact.
 func (s *ChainStore) Release(h components.Chains) {
+	s.handles--
 	for i := h.First; i < h.First+h.Count; i++ {
 		s.deadChains[i] = true
 	}
@@ -96,6 +99,33 @@ func (s *ChainStore) Release(h components.Chains) {
 		s.deadColliders[i] = true
 	}
 	s.dirty = s.dirty || h.Count > 0 || h.ColliderCount > 0
+}
+
+// Reclaim marks for the next Compact the ranges that no live handle
+// holds: those of characters that lost their components.Chains without
+// Release (the entity removed with arche's calls, or the component
+// removed). It notices them by count, the entities filter matches against
+// the handles handed out, so when nothing was lost it costs one count.
+func (s *ChainStore) Reclaim(w *ecs.World, filter *generic.Filter1[components.Chains]) {
+	q := filter.Query(w)
+	n := q.Count()
+	if n == s.handles {
+		q.Close()
+		return
+	}
+	for i := range s.deadChains {
+		s.deadChains[i] = true
+	}
+	for i := range s.deadColliders {
+		s.deadColliders[i] = true
+	}
+	for q.Next() {
+		h := q.Get()
+		clear(s.deadChains[h.First : h.First+h.Count])
+		clear(s.deadColliders[h.ColliderFirst : h.ColliderFirst+h.ColliderCount])
+	}
+	s.handles = n
+	s.dirty = true
 }
 
 // Compact removes released ranges and rewrites the handles of the

@@ -61,7 +61,10 @@ func stressRig(root sway.Transform, param mgl32.Vec2, speed float32) (*demo, *sc
 	}
 	// One worker: the preview is small, and the output is the same for any
 	// count anyway.
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		return nil, nil, err
+	}
 	e, err := w.AddCharacter(sc.Skeleton, root)
 	if err == nil {
 		var space sway.BlendSpaceID
@@ -249,7 +252,10 @@ func buildHang(cfg config) (*demo, error) {
 		tr.Rot = mgl32.QuatRotate(float32(rad(25)*math.Sin(2*math.Pi*0.3*t)), mgl32.Vec3{0, 0, 1})
 		return tr
 	}
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		return nil, err
+	}
 	e, err := w.AddCharacter(skel, rootAt(0))
 	if err == nil {
 		s := sway.DefaultChainSettings()

@@ -26,7 +26,10 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := sway.NewWorld(sway.Options{Workers: cfg.workers, Characters: cfg.characters})
+	w, err := sway.NewWorld(sway.Options{Workers: cfg.workers, Characters: cfg.characters})
+	if err != nil {
+		return nil, err
+	}
 	defer w.Close()
 	ents, err := sc.Populate(w)
 	if err != nil {
@@ -55,7 +58,9 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 	if err := enableSystems(w, cfg.systems); err != nil {
 		return nil, err
 	}
-	w.Trim() // release the pools' slack from growing during set-up
+	if err := w.Trim(); err != nil { // release the pools' slack from growing during set-up
+		return nil, err
+	}
 	store := arche.GetResource[systems.ChainStore](w.ECS())
 	setup := time.Since(setupStart)
 	if !cfg.quiet {

@@ -196,7 +196,10 @@ func traceRig(file string, path []Keyframe, frames int, dt float64) (*Trace, err
 	if err != nil {
 		return nil, err
 	}
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		return nil, err
+	}
 	defer w.Close()
 	e, err := w.AddRig(r, rootAt(path, 0))
 	if err != nil {

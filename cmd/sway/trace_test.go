@@ -87,7 +87,10 @@ func TestTraceMatchesTheLibrary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{})
+	w, err := sway.NewWorld(sway.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	e, err := w.AddRig(r, sway.Identity())
 	if err != nil {

@@ -43,5 +43,35 @@ func (p *Pool) Compact(live []Range) bool {
 	p.LocalPos, p.LocalRot, p.LocalScale = p.LocalPos[:n], p.LocalRot[:n], p.LocalScale[:n]
 	p.WorldPos, p.WorldRot, p.WorldScale = p.WorldPos[:n], p.WorldRot[:n], p.WorldScale[:n]
 	p.free = p.free[:0]
+	p.ranges = len(live)
+	return true
+}
+
+// Reclaim frees every slot that no range of live covers: the ranges of
+// owners that went without Release. live must hold every range in use,
+// sorted by First; otherwise (ranges overlap, are out of order or lie
+// outside the pool) nothing changes and Reclaim returns false. Nothing
+// moves: the gaps become the free list, first fit as after Release, and a
+// gap at the end shrinks the arrays.
+func (p *Pool) Reclaim(live []Range) bool {
+	end := int32(0)
+	for _, r := range live {
+		if r.Count < 0 || r.First < end || int(r.First)+int(r.Count) > p.Len() {
+			return false
+		}
+		end = r.First + r.Count
+	}
+	p.free = p.free[:0]
+	next := int32(0)
+	for _, r := range live {
+		if r.First > next {
+			p.free = append(p.free, span{next, r.First - next})
+		}
+		next = r.First + r.Count
+	}
+	n := int(next)
+	p.LocalPos, p.LocalRot, p.LocalScale = p.LocalPos[:n], p.LocalRot[:n], p.LocalScale[:n]
+	p.WorldPos, p.WorldRot, p.WorldScale = p.WorldPos[:n], p.WorldRot[:n], p.WorldScale[:n]
+	p.ranges = len(live)
 	return true
 }

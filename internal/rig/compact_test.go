@@ -61,3 +61,45 @@ func TestPoolCompactRejectsBadRanges(t *testing.T) {
 		t.Fatal("a full pool did not compact as it is")
 	}
 }
+
+// Reclaim frees what owners left without Release: the gaps between the
+// live ranges become free (first fit reuses them), the tail shrinks the
+// pool, and the live slots keep their place and contents.
+func TestPoolReclaimFreesLostRanges(t *testing.T) {
+	var p Pool
+	firsts := make([]int32, 5)
+	for i := range firsts {
+		firsts[i] = p.Alloc(4)
+		for k := int32(0); k < 4; k++ {
+			p.LocalPos[firsts[i]+k] = mgl32.Vec3{float32(i), float32(k), 0}
+		}
+	}
+	p.Release(firsts[0], 4)
+	// Ranges 1 and 4 lose their owners without Release.
+	live := []Range{{firsts[2], 4}, {firsts[3], 4}}
+	if p.Ranges() != 4 {
+		t.Fatalf("Ranges = %d before, want 4", p.Ranges())
+	}
+	if p.Reclaim([]Range{live[1], live[0]}) {
+		t.Fatal("reclaimed from unsorted ranges")
+	}
+	if !p.Reclaim(live) {
+		t.Fatal("not reclaimed")
+	}
+	if p.Ranges() != 2 || p.Len() != 16 || p.FreeSlots() != 8 {
+		t.Fatalf("after Reclaim: Ranges %d, Len %d, FreeSlots %d; want 2, 16, 8", p.Ranges(), p.Len(), p.FreeSlots())
+	}
+	for i := 2; i <= 3; i++ {
+		for k := int32(0); k < 4; k++ {
+			if v := p.LocalPos[firsts[i]+k]; v != (mgl32.Vec3{float32(i), float32(k), 0}) {
+				t.Fatalf("range %d slot %d moved or changed: %v", i, k, v)
+			}
+		}
+	}
+	if a := p.Alloc(8); a != 0 {
+		t.Fatalf("an 8-slot range after Reclaim starts at %d, want 0 (the merged gap)", a)
+	}
+	if p.Len() != 16 {
+		t.Fatalf("Len %d after reusing the gap, want 16", p.Len())
+	}
+}

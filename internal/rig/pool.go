@@ -19,13 +19,19 @@ type Pool struct {
 	WorldRot   []mgl32.Quat
 	WorldScale []mgl32.Vec3
 
-	free []span // released ranges, reused first-fit
+	free   []span // released ranges, reused first-fit
+	ranges int    // ranges handed out by Alloc and not released
 }
 
 type span struct{ first, count int32 }
 
 // Len returns the number of bone slots in use or free.
 func (p *Pool) Len() int { return len(p.LocalPos) }
+
+// Ranges returns the number of ranges in use: allocated and not
+// released. Compared with the number of owners, it tells whether an owner
+// went without releasing its range (see Reclaim).
+func (p *Pool) Ranges() int { return p.ranges }
 
 // FreeSlots returns the number of released bone slots awaiting reuse.
 func (p *Pool) FreeSlots() int {
@@ -41,6 +47,7 @@ func (p *Pool) FreeSlots() int {
 // grows every array. Growing moves the arrays, so callers never keep
 // sub-slices across frames.
 func (p *Pool) Alloc(count int32) int32 {
+	p.ranges++
 	for i, s := range p.free {
 		if s.count < count {
 			continue
@@ -67,6 +74,7 @@ func (p *Pool) Alloc(count int32) int32 {
 // Release returns a range to the pool. Adjacent free ranges merge, and a
 // free range at the end of the pool shrinks the arrays.
 func (p *Pool) Release(first, count int32) {
+	p.ranges--
 	s := span{first, count}
 	// Keep the free list sorted by position and merged.
 	i := 0

@@ -16,7 +16,10 @@ func stepped(t *testing.T, n int, add func(*Scene, *sway.World, []ecs.Entity, sw
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	ents, err := sc.Populate(w)
 	if err != nil {
@@ -97,7 +100,10 @@ func TestBuildRejectsAnUnknownChainKind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	ents, err := sc.Populate(w)
 	if err != nil {

@@ -73,7 +73,10 @@ func TestLocomotionClips(t *testing.T) {
 
 func TestAddLocomotion(t *testing.T) {
 	s, _ := New(Config{Characters: 3, Seed: 2})
-	w := sway.NewWorld(sway.Options{Workers: 1})
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer w.Close()
 	space, err := s.AddLocomotion(w)
 	if err != nil {
