@@ -98,7 +98,9 @@ func FreeformDirectionalWeights(dst []float32, samples []mgl32.Vec2, input mgl32
 		return false
 	}
 	x, y := input2(input)
-	xm := math.Hypot(x, y)
+	// Lengths by sqrt, not Hypot: float32 coordinates cannot overflow a
+	// float64 square.
+	xm := math.Sqrt(x*x + y*y)
 	xZero := x*x+y*y < centreEpsSq
 	xa := math.Atan2(y, x)
 
@@ -108,9 +110,10 @@ func FreeformDirectionalWeights(dst []float32, samples []mgl32.Vec2, input mgl32
 	var zero [MaxSamples]bool
 	for i := range n {
 		px[i], py[i] = float64(samples[i][0]), float64(samples[i][1])
-		mag[i] = math.Hypot(px[i], py[i])
+		l2 := px[i]*px[i] + py[i]*py[i]
+		mag[i] = math.Sqrt(l2)
 		ang[i] = math.Atan2(py[i], px[i])
-		zero[i] = px[i]*px[i]+py[i]*py[i] < centreEpsSq
+		zero[i] = l2 < centreEpsSq
 		if !zero[i] && !xZero {
 			toX[i] = wrapPi(xa - ang[i])
 		}
@@ -119,18 +122,16 @@ func FreeformDirectionalWeights(dst []float32, samples []mgl32.Vec2, input mgl32
 	var h [MaxSamples]float64
 	for i := range n {
 		// Fade out over half a turn away from the sample; caps h_i at 1.
-		v := 1 - math.Abs(toX[i])/math.Pi
+		v := 1 - math.Abs(toX[i])*(1/math.Pi)
 		for j := 0; j < n && v > 0; j++ {
 			if j == i {
 				continue
 			}
-			sum := mag[i] + mag[j]
-			if !(sum > 0) {
-				continue // two centres (rejected by validation)
-			}
-			k := 2 / sum
-			rij := (mag[j] - mag[i]) * k
-			rix := (xm - mag[i]) * k
+			// g = 1 - (a_ij·a_ix + r_ij·r_ix)/(a_ij² + r_ij²) with r = d·k,
+			// k = 2/(m_i+m_j): multiplied through by 1/k² = q, one division.
+			q := mag[i] + mag[j]
+			q *= q / 4
+			dj, dx := mag[j]-mag[i], xm-mag[i]
 			var aij, aix float64
 			switch {
 			case zero[i]:
@@ -144,11 +145,14 @@ func FreeformDirectionalWeights(dst []float32, samples []mgl32.Vec2, input mgl32
 					aix = aij
 				}
 			}
-			l2 := aij*aij + rij*rij
-			if !(l2 > 0) {
-				continue // coincident samples (rejected by validation)
+			den := aij*aij*q + dj*dj
+			if !(den > 0) {
+				continue // coincident samples or two centres (rejected by validation)
 			}
-			v = math.Min(v, 1-(aij*aix+rij*rix)/l2)
+			// v = min(v, 1 - num/den), dividing only when the pair binds.
+			if num := aij*aix*q + dj*dx; num > (1-v)*den {
+				v = 1 - num/den
+			}
 		}
 		h[i] = math.Max(v, 0)
 	}
