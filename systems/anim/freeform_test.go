@@ -224,31 +224,34 @@ func locomotion8Layout() []mgl32.Vec2 {
 //
 // x = (-0.75, 0.75), |x| = 0.75√2, 45° from F and from L:
 //
-//	h_C = 1 - 2√2/(4 + π²/16) = 0.387370 (pairs with F and L; the others bind less)
+//	h_C = 1 - 2√2/(4 + π²/16) = 0.387369 (pairs with F and L; the others bind less)
 //	h_F: fade 0.75; with L: a = π/2, a_ix = π/4, r = 0 -> 1 - 1/2 = 0.5;
-//	     with C: 1 - (π²/16 + 2(2-√2))/(π²/16 + 4) = 0.612630; others larger
+//	     with C: 1 - (π²/16 + 2(2-√2))/(π²/16 + 4) = 0.612631; others larger
 //	     -> h_F = 0.5, and h_L = 0.5 by symmetry
 //	h_B: fade 0.25; with L: a = -π/2, a_ix = -3π/4 -> 1 - 3/2 < 0 -> 0 (R alike)
 //	runs: with their walk, same direction: 1 - r_ix/r_ij =
 //	     1 - (|x| - 5)/(1.5 - 5) < 0 -> 0
-//	-> idle = h_C/(h_C + 1) = 0.279210, F = L = 0.5/(h_C + 1) = 0.360395
+//	-> idle = h_C/(h_C + 1) = 0.279211, F = L = 0.5/(h_C + 1) = 0.360394
 //
-// x = (0, 3.25), halfway from walk F to run F: all fades but B's are ≤ 1;
-// F with runF: 1 - r_ix/r_ij = 1 - (3.25-1.5)/(5-1.5) = 0.5; runF with F:
-// 1 - (3.25-5)/(1.5-5) = 0.5; C with F: 1 - 4·3.25/(1.5·4) < 0; L with F:
-// a = a_ix = -π/2, r = 0 -> 0 (R, runL, runR alike) -> F = runF = 0.5.
+// x = (0, 3.25), halfway from walk F to run F, both with fade 1: F with
+// runF: 1 - r_ix/r_ij = 1 - (3.25-1.5)/(5-1.5) = 0.5; runF with F:
+// 1 - (3.25-5)/(1.5-5) = 0.5 (their other pairs bind less); C with F:
+// 1 - 4·3.25/(1.5·4) < 0; L with F: a = a_ix = -π/2, r = 0 -> 0 (R, runL,
+// runR alike); B and runB: fade 0 -> F = runF = 0.5.
 //
 // x = (0.5, 0), a third of the way from idle to walk R: C with R:
 // 1 - 4·0.5/(1.5·4) = 2/3 (with the others larger: F, B at a = ±π/2 give
 // 1 - (4/3)/(π²/4 + 4) = 0.794); R with C: a = 0, r = -2, r_ix = -4/3 ->
 // 1 - (8/3)/4 = 1/3; F with R: a = a_ix = -π/2, r = 0 -> 0 (B alike); L:
-// fade 0; runR with R: 1 - (0.5-5)/(1.5-5) < 0 -> idle 2/3, R 1/3.
+// fade 0; each run with its walk: 1 - (0.5-5)/(1.5-5) < 0 -> idle 2/3,
+// R 1/3.
 //
-// x = (-3, -3), |x| = 3√2, 45° from B and L: B with runB: 1 - (3√2-1.5)/3.5
-// = 0.216388; B with L: a = -π/2, a_ix = -π/4 -> 0.5; runB with runL: 0.5,
-// with B: 1 - (3√2-5)/(1.5-5) = 0.783612; C: 1 - 4·3√2/(1.5(π²/16+4)) < 0
-// -> B = L = 0.216388/1.432776 = 0.151027, runB = runL = 0.5/1.432776 =
-// 0.348973.
+// x = (-3, -3), |x| = 3√2, 45° from B and L (fades 0.75): B with runB:
+// 1 - (3√2-1.5)/3.5 = 0.216388; B with L: a = -π/2, a_ix = -π/4 -> 0.5;
+// runB with runL: 0.5, with B: 1 - (3√2-5)/(1.5-5) = 0.783612; C:
+// 1 - 4·3√2/(1.5(π²/16+4)) < 0; F, R and their runs (fades 0.25): with L or
+// B, a = ±π/2, a_ix = ±3π/4 -> < 0 -> B = L = 0.216388/1.432777 = 0.151027,
+// runB = runL = 0.5/1.432777 = 0.348973.
 //
 // x = (10, 10), far outside between runF and runR: fades 0.75; runF with
 // runR: a = -π/2, a_ix = -π/4, r = 0 -> 0.5 (runR alike); walks with their
@@ -301,7 +304,9 @@ func TestFreeformDirectionalLocomotionHandWorked(t *testing.T) {
 // (±0.001, 3.9). At (0, 3.9) runF's influence is its cap, 1 (fade 1; with
 // F: 1 - (3.9-3)/(1-3) > 1; with B, opposite: a = π, a_ix = 0 -> 1 -
 // (-1)(0.45)/(π²+1) > 1), F's is 1 - (3.9-1)/(3-1) < 0, B's fade is 0 and
-// idle's 1 - 4·3.9/4 < 0: runF takes it all, on both sides.
+// idle's (with F) 1 - 4·3.9/4 < 0: runF takes it all, on both sides. (With
+// the angle doubled and no fade, the weights were [0 0 0 1] on one side and
+// [0 0 0.262 0.738] on the other.)
 func TestFreeformDirectionalOppositeSamples(t *testing.T) {
 	s := []mgl32.Vec2{{0, 0}, {0, 1}, {0, -1}, {0, 3}}
 	a, b, c := make([]float32, 4), make([]float32, 4), make([]float32, 4)
