@@ -6,11 +6,6 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// PolarAngleFactor weighs angle against relative speed in the polar
-// gradient band (Johansen 2009, section 6.3, alpha): 2 makes a quarter turn
-// count about as much as a speed change of pi/2 of the average speed.
-const PolarAngleFactor = 2
-
 // ValidateFreeformCartesian checks Freeform Cartesian samples: 1 to
 // MaxSamples finite positions, no two closer than 1e-5.
 func ValidateFreeformCartesian(samples []mgl32.Vec2) error {
@@ -78,83 +73,117 @@ func FreeformCartesianWeights(dst []float32, samples []mgl32.Vec2, input mgl32.V
 }
 
 // FreeformDirectionalWeights writes into dst one weight per sample by
-// gradient band interpolation in polar space (Johansen 2009, section 6.3;
-// Unity's 2D Freeform Directional): the band between samples i and j is
-// measured in (relative speed, angle) coordinates,
+// polar gradient band interpolation in the form Unity's runtime evaluates
+// (2D Freeform Directional; the package documentation gives the formula,
+// its sources and its edge cases). With m_i = |p_i|, k_ij = 2/(m_i+m_j)
+// and signed angles in [-pi, pi] (exactly opposite directions count +pi):
 //
-//	v_ij = ((|p_j|-|p_i|)/m, PolarAngleFactor*angle(p_i, p_j))
-//	v_ix = ((|x|-|p_i|)/m, PolarAngleFactor*angle(p_i, x)),  m = (|p_i|+|p_j|)/2
+//	h_i = max(0, min(1 - |angle(p_i, x)|/pi,
+//	                 min over j != i of 1 - (a_ij·a_ix + r_ij·r_ix)/(a_ij² + r_ij²)))
+//	a_ij = angle(p_i, p_j), a_ix = angle(p_i, x)
+//	r_ij = (m_j - m_i)·k_ij, r_ix = (|x| - m_i)·k_ij
 //
-// with signed angles in (-pi, pi], and h_i = max(0, min over j of
-// 1 - v_ix·v_ij/|v_ij|²), normalised. An angle involving a zero vector is
-// borrowed from the other pair: with p_i at the origin angle(p_i, p_j) is
-// angle(p_j, x) and angle(p_i, x) is 0; with p_j at the origin
-// angle(p_i, p_j) is angle(p_i, x); with x at the origin angle(p_i, x) is
-// angle(p_i, p_j). If every influence is zero (the origin without a centre
-// sample) the weights are equal. Same contract as FreeformCartesianWeights.
+// where a sample at the origin (the centre) takes the angle from the other
+// sample of its pair: a_ij = angle(p_j, x), a_ix = 0 when p_i is the centre;
+// a_ij = a_ix = angle(p_i, x) when p_j is; and a_ix = a_ij when the two
+// samples share a direction or x is the origin. The weights are h_i/sum(h).
+// Where the sum falls below DirectionalFadeTotal (far outside, opposite
+// every sample) the weights fade continuously into equal weights, which
+// Unity gives when the sum is zero. The weights are continuous in the input
+// everywhere but at the origin of a layout without a centre sample. Same
+// contract as FreeformCartesianWeights.
 func FreeformDirectionalWeights(dst []float32, samples []mgl32.Vec2, input mgl32.Vec2) bool {
 	n := len(samples)
 	if n == 0 || n > MaxSamples || len(dst) < n {
 		return false
 	}
 	x, y := input2(input)
-	xm := math.Hypot(x, y)
+	// Lengths by sqrt, not Hypot: float32 coordinates cannot overflow a
+	// float64 square.
+	xm := math.Sqrt(x*x + y*y)
 	xZero := x*x+y*y < centreEpsSq
 	xa := math.Atan2(y, x)
 
-	var mag, ang, angX [MaxSamples]float64
+	// Per sample: position, length, direction, and the signed angle from
+	// the sample to the input (0 for the centre or at the origin).
+	var px, py, mag, ang, toX [MaxSamples]float64
 	var zero [MaxSamples]bool
 	for i := range n {
-		px, py := float64(samples[i][0]), float64(samples[i][1])
-		mag[i] = math.Hypot(px, py)
-		ang[i] = math.Atan2(py, px)
-		zero[i] = px*px+py*py < centreEpsSq
+		px[i], py[i] = float64(samples[i][0]), float64(samples[i][1])
+		l2 := px[i]*px[i] + py[i]*py[i]
+		mag[i] = math.Sqrt(l2)
+		ang[i] = math.Atan2(py[i], px[i])
+		zero[i] = l2 < centreEpsSq
 		if !zero[i] && !xZero {
-			angX[i] = PolarAngleFactor * wrapPi(xa-ang[i])
+			toX[i] = wrapPi(xa - ang[i])
 		}
 	}
 
 	var h [MaxSamples]float64
 	for i := range n {
-		m := math.Inf(1)
-		for j := range n {
+		// Fade out over half a turn away from the sample; caps h_i at 1.
+		v := 1 - math.Abs(toX[i])*(1/math.Pi)
+		for j := 0; j < n && v > 0; j++ {
 			if j == i {
 				continue
 			}
-			avg := (mag[i] + mag[j]) / 2
-			if !(avg > 0) {
-				continue
-			}
+			// g = 1 - (a_ij·a_ix + r_ij·r_ix)/(a_ij² + r_ij²) with r = d·k,
+			// k = 2/(m_i+m_j): multiplied through by 1/k² = q, one division.
+			q := mag[i] + mag[j]
+			q *= q / 4
+			dj, dx := mag[j]-mag[i], xm-mag[i]
 			var aij, aix float64
 			switch {
 			case zero[i]:
-				aij, aix = angX[j], 0
+				aij, aix = toX[j], 0
 			case zero[j]:
-				aij, aix = angX[i], angX[i]
-			case xZero:
-				aij = PolarAngleFactor * wrapPi(ang[j]-ang[i])
-				aix = aij
+				aij, aix = toX[i], toX[i]
 			default:
-				aij, aix = PolarAngleFactor*wrapPi(ang[j]-ang[i]), angX[i]
+				aij = pairAngle(px[i], py[i], px[j], py[j], ang[j]-ang[i])
+				aix = toX[i]
+				if aij == 0 || xZero {
+					aix = aij
+				}
 			}
-			rij := (mag[j] - mag[i]) / avg
-			rix := (xm - mag[i]) / avg
-			l2 := rij*rij + aij*aij
-			if !(l2 > 0) {
-				continue
+			den := aij*aij*q + dj*dj
+			if !(den > 0) {
+				continue // coincident samples or two centres (rejected by validation)
 			}
-			m = math.Min(m, 1-(rix*rij+aix*aij)/l2)
-			if m <= 0 {
-				break
+			// v = min(v, 1 - num/den), dividing only when the pair binds.
+			if num := aij*aix*q + dj*dx; num > (1-v)*den {
+				v = 1 - num/den
 			}
 		}
-		if math.IsInf(m, 1) {
-			m = 1
-		}
-		h[i] = math.Max(m, 0)
+		h[i] = math.Max(v, 0)
 	}
-	normalise(dst[:n], h[:n])
+	normaliseFade(dst[:n], h[:n], DirectionalFadeTotal)
 	return true
+}
+
+// DirectionalFadeTotal is the total influence below which Freeform
+// Directional weights fade into equal weights: Unity normalises any
+// positive total and gives equal weights at zero, which jumps where the
+// total vanishes (only far outside, opposite every sample); normalising
+// a small total is steep. At or above it the weights are Unity's.
+const DirectionalFadeTotal = 0.1
+
+// pairAngle returns the signed angle from p to q in [-pi, pi] given the
+// difference of their directions d: its sign is the sign of the cross
+// product, as in Unity, so exactly opposite samples give +pi and samples in
+// one direction exactly 0.
+func pairAngle(px, py, qx, qy, d float64) float64 {
+	cross := px*qy - py*qx
+	if cross == 0 {
+		if px*qx+py*qy > 0 {
+			return 0
+		}
+		return math.Pi
+	}
+	d = math.Abs(wrapPi(d))
+	if cross < 0 {
+		return -d
+	}
+	return d
 }
 
 // wrapPi wraps an angle difference in (-2pi, 2pi) into (-pi, pi].
@@ -166,6 +195,34 @@ func wrapPi(a float64) float64 {
 		return a + 2*math.Pi
 	}
 	return a
+}
+
+// normaliseFade writes h/sum(h) into w where the sum is at least floor;
+// below, (h + (floor-sum)/n)/floor, which reaches equal weights at a zero
+// sum and is continuous in h.
+func normaliseFade(w []float32, h []float64, floor float64) {
+	var sum float64
+	for _, v := range h {
+		sum += v
+	}
+	if !(sum < floor) {
+		if math.IsInf(sum, 1) {
+			fillEqual(w)
+			return
+		}
+		for i, v := range h {
+			w[i] = float32(v / sum)
+		}
+		return
+	}
+	if !(sum >= 0) {
+		fillEqual(w)
+		return
+	}
+	e := (floor - sum) / float64(len(h))
+	for i, v := range h {
+		w[i] = float32((v + e) / floor)
+	}
 }
 
 // normalise writes h/sum(h) into w, or equal weights if the sum is zero.
