@@ -95,7 +95,7 @@
 //     directions a apart share by 1 - a_ix/a_ij, a function of the
 //     input's angle alone, so at distance r from the origin the weight
 //     passes from one to the other along an arc r·a long: a change of
-//     about 2e-3/(r·a) per input step of 2e-3. Nearer than that arc is
+//     about 2e-3/(r·a) per input step of 2e-3. Nearer in, where that arc is
 //     short, the centre's pairs cap each direction's influence near
 //     4r/(m(a_ix²+4)) (m its sample's length), so the change peaks and
 //     falls to 0 at the centre. Largest change of a weight per step of
