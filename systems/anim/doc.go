@@ -89,10 +89,26 @@
 //
 // Edge cases:
 //   - The centre: at the origin it takes weight 1; moving out, the other
-//     samples rise from 0 continuously. Near it the bands of every
-//     direction meet and the weights turn quickly with the angle (the
-//     tests bound the change per input step from 0.15 of the centre of the
-//     four-direction locomotion layout, 0.3 to 0.5 on denser ones).
+//     samples rise from 0 continuously. Near it the weights are steep, and
+//     that is Unity's form itself (sway and the float64 reference agree
+//     there to four digits). Two samples of one speed in neighbouring
+//     directions a apart share by 1 - a_ix/a_ij, a function of the
+//     input's angle alone, so at distance r from the origin the weight
+//     passes from one to the other along an arc r·a long: a change of
+//     about 2e-3/(r·a) per input step of 2e-3. Nearer in, where that arc is
+//     short, the centre's pairs cap each direction's influence near
+//     4r/(m(a_ix²+4)) (m its sample's length), so the change peaks and
+//     falls to 0 at the centre. Largest change of a weight per step of
+//     2e-3 at distance r, idle + walks at 1.5 + runs at 5: four
+//     directions 0.021 at r = 0.05, 0.013 at 0.1, 0.0084 at 0.15; eight
+//     directions 0.033 at 0.075, 0.017 at 0.15, 0.010 at 0.25, 0.0084 at
+//     0.3; ten random layouts of 3 to 9 samples with directions 20° or
+//     more apart up to 0.039 at 0.075, 0.030 at 0.15, 0.012 at 0.4,
+//     0.0093 at 0.5. It falls to 0.01 near r = 0.2/a. A change near the
+//     centre that kept Unity's weights beyond some radius would keep these
+//     steps beyond it too, so bounding them closer in means departing from
+//     Unity at least out to 0.2/a, a wider disc than the one it would
+//     smooth: sway keeps Unity's form.
 //   - Exactly opposite samples: their pair angle is +π, so their band
 //     limits one side of their line only. No jump follows: the only angle
 //     that wraps is the input's, on the ray opposite a sample, where that

@@ -586,6 +586,13 @@ func continuityCheck(t *testing.T, name string, fn weightFunc, s []mgl32.Vec2, r
 // origin without a centre sample, where the weights depend on the
 // direction of approach). Nearer, and on the generic freeform layouts, the
 // weights are steeper but continuous (continuityCheck's finer steps).
+// The radii about the centre are Unity's form's (the reference's) own:
+// at distance r it hands a weight between directions a apart along an arc
+// r·a, about 2e-3/(r·a) per step, which is 0.01 at r ≈ 0.2/a
+// (TestFreeformDirectionalSteepNearCentre). Largest step per radius,
+// measured along circles about the centre, reference and sway alike, on
+// six rings and ten random layouts: rings 0.044 at 0.05, 0.019 at 0.15, 0.011 at 0.25, 0.0094 at 0.3;
+// random layouts 0.039 at 0.075, 0.030 at 0.15, 0.012 at 0.4, 0.0093 at 0.5.
 func TestFreeformDirectionalContinuous(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
 	segs, layouts := 1500, 25
@@ -628,4 +635,68 @@ func TestFreeformCartesianContinuous(t *testing.T) {
 		worst, all = math.Max(worst, w), math.Max(all, a)
 	}
 	t.Logf("largest change of a weight in a step of 2e-3, outside the radius / anywhere: %.4f / %.4f", worst, all)
+}
+
+// Near the centre the steepness is Unity's form's own, not sway's: on the
+// locomotion layouts, the largest change of a weight in a step of 2e-3
+// along circles about the centre is the reference's (all pairs, normalised
+// as Unity does) to float32 rounding, radius by radius. Measured (the
+// reference and sway alike, to four digits; on these layouts Unity's
+// neighbour lists give the all-pairs minimum exactly):
+//
+//	radius       0.02   0.05   0.075  0.1    0.15   0.2    0.25   0.3    0.5
+//	4 directions 0.0086 0.0206 0.0167 0.0126 0.0084 0.0063 0.0051 0.0042 0.0025
+//	8 directions 0.0118 0.0284 0.0328 0.0248 0.0167 0.0125 0.0100 0.0084 0.0051
+//
+// Between two neighbouring directions a apart the band of two samples of
+// one speed is 1 - a_ix/a_ij, a function of the input's angle alone: at
+// distance r it hands the weight over along an arc of r·a, 2e-3/(r·a) per
+// step (0.0085 at 0.15 for a = π/2, 0.017 for π/4). Nearer, the centre's
+// pairs cap each direction's influence near 4r/(m(a_ix²+4)), so the step
+// peaks (0.021 and 0.033 here) and falls to 0 at the centre. The step
+// reaches 0.01 at r ≈ 0.2/a, where TestFreeformDirectionalContinuous's
+// radii about the centre come from: any change that kept Unity's values
+// beyond some radius would keep these steps there too.
+func TestFreeformDirectionalSteepNearCentre(t *testing.T) {
+	const step = 2e-3
+	for _, c := range []struct {
+		name          string
+		s             []mgl32.Vec2
+		steep, gentle float64 // a radius where the step exceeds 0.01, one where it does not
+	}{
+		{"4 directions", locomotionLayout, 0.1, 0.15},
+		{"8 directions", locomotion8Layout(), 0.2, 0.3},
+	} {
+		p := toPts(c.s)
+		w0, w1 := make([]float32, len(c.s)), make([]float32, len(c.s))
+		worst := func(r float64) (ref, sway float64) {
+			const n = 2000
+			for k := range n {
+				th := 2 * math.Pi * (float64(k) + 0.5) / n
+				a := mgl32.Vec2{float32(r * math.Cos(th)), float32(r * math.Sin(th))}
+				b := mgl32.Vec2{float32(r*math.Cos(th) - step*math.Sin(th)), float32(r*math.Sin(th) + step*math.Cos(th))}
+				ra, _ := refNormalise(refPolar(p, pt{float64(a[0]), float64(a[1])}, nil, nil))
+				rb, _ := refNormalise(refPolar(p, pt{float64(b[0]), float64(b[1])}, nil, nil))
+				FreeformDirectionalWeights(w0, c.s, a)
+				FreeformDirectionalWeights(w1, c.s, b)
+				for i := range ra {
+					ref = math.Max(ref, math.Abs(rb[i]-ra[i]))
+					sway = math.Max(sway, math.Abs(float64(w1[i]-w0[i])))
+				}
+			}
+			return ref, sway
+		}
+		line := ""
+		for _, r := range []float64{0.02, 0.05, 0.075, 0.1, 0.15, 0.2, 0.25, 0.3, 0.5} {
+			ref, sway := worst(r)
+			if math.Abs(ref-sway) > 1e-5 {
+				t.Fatalf("%s, radius %g: largest step %.5f, the reference's %.5f", c.name, r, sway, ref)
+			}
+			if r == c.steep && !(ref > 0.01) || r == c.gentle && !(ref <= 0.01) {
+				t.Fatalf("%s, radius %g: the reference's largest step is %.5f", c.name, r, ref)
+			}
+			line += fmt.Sprintf(" %g: %.4f/%.4f", r, ref, sway)
+		}
+		t.Logf("%s, radius: largest step of the reference / sway:%s", c.name, line)
+	}
 }
