@@ -110,6 +110,11 @@ type quad struct {
 
 	chains  [LaneCount]*Chain
 	clReach [LaneCount]float32 // the reach each lane's colliders were culled for
+	// first[s] is the first lane that holds lane s's chain (firstLane):
+	// start moves a chain's root and advances its step (integrator.start
+	// writes the Chain) in that lane only, and gives the lanes that
+	// repeat the chain its columns.
+	first [LaneCount]uint8
 
 	// The lanes' shapes (Shapes) and the bounding spheres of the first
 	// maxBounds of each, shape i of every lane in bounds[i] (lane s's
@@ -267,7 +272,7 @@ func (q *quad) run(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCoun
 		return q.alone(rest, sim, cs, poses, &st)
 	}
 	for s, c := range cs {
-		q.chains[s] = c
+		q.chains[s], q.first[s] = c, uint8(firstLane(cs, s))
 		pk := c.packs()
 		c.reach = reachOf(pathMax[s], c.rmax, c.scale)
 		q.pk[s], q.ps[s] = pk, paramStride(len(pk))
@@ -463,12 +468,24 @@ func quadStoreGo(q *quad, n int) (bad uint32) {
 }
 
 // start moves each lane's root particle and sets its integration and
-// colliders for sub-step sub, as step and constrain do.
+// colliders for sub-step sub, as step and constrain do. A chain in
+// several lanes starts once, in its first: in Variable mode
+// integrator.start advances the chain's step lengths (prevH), and a
+// second start would rescale the velocity as if the step length had not
+// changed since the first.
 func (q *quad) start(sub int) {
 	P := &q.part[0]
 	var reach [LaneCount]float32
 	for s, c := range q.chains {
 		s &= LaneCount - 1
+		if k := int(q.first[s]) & (LaneCount - 1); k != s {
+			P.x[s], P.y[s], P.z[s] = P.x[k], P.y[k], P.z[k]
+			P.px[s], P.py[s], P.pz[s] = P.px[k], P.py[k], P.pz[k]
+			q.f0[s], q.f1[s], q.f2[s] = q.f0[k], q.f1[k], q.f2[k]
+			q.m0[s], q.m1[s], q.m2[s] = q.m0[k], q.m1[k], q.m2[k]
+			q.vs[s], q.slack[s], reach[s] = q.vs[k], 0, reach[k]
+			continue
+		}
 		if c.variable {
 			pos := mgl32.Vec3{P.x[s], P.y[s], P.z[s]}
 			prev := mgl32.Vec3{P.px[s], P.py[s], P.pz[s]}

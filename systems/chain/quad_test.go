@@ -312,48 +312,54 @@ func TestQuadFallsBackToStepsIn(t *testing.T) {
 // A chain in several lanes (lanes 5..7 repeat lane 0, as the chain step
 // fills a group of fewer characters) is stepped once, side by side and,
 // when a freeze axis in lane 3 keeps the lanes apart, alone: the result is
-// StepsIn's on each distinct chain.
+// StepsIn's on each distinct chain. In both step modes, the frame time
+// changing from frame to frame (a Variable chain then rescales its
+// velocity to the new step length, once per frame: lanes that repeat it
+// must not rescale it again).
 func TestQuadStepsAChainInSeveralLanesOnce(t *testing.T) {
-	for _, freeze := range []bool{false, true} {
-		l := newQuadLanes(t, Fixed, true)
-		if freeze {
-			l.ca[3].Settings.Freeze, l.cb[3].Settings.Freeze = FreezeX, FreezeX
-			Refresh(l.ca[3].ParticlesIn(l.a, l.a), &l.ca[3])
-			Refresh(l.cb[3].ParticlesIn(l.b, l.b), &l.cb[3])
-		}
-		const distinct = 5
-		var q Lanes
-		quads, touched := 0, 0
-		for f := 0; f < 120; f++ {
-			steps := l.frame(t, f, 1.0/60)
-			cs, poses, shapes := l.chains(), *l.poses(), l.shapes
-			for s := distinct; s < LaneCount; s++ {
-				cs[s], poses[s], shapes[s], steps[s] = cs[0], poses[0], shapes[0], steps[0]
+	dts := []float32{1.0 / 60, 1.0 / 45, 1.0 / 90, 1.0 / 30, 1.0 / 60, 1.0 / 120}
+	for _, mode := range []StepMode{Fixed, Variable} {
+		for _, freeze := range []bool{false, true} {
+			l := newQuadLanes(t, mode, true)
+			if freeze {
+				l.ca[3].Settings.Freeze, l.cb[3].Settings.Freeze = FreezeX, FreezeX
+				Refresh(l.ca[3].ParticlesIn(l.a, l.a), &l.ca[3])
+				Refresh(l.cb[3].ParticlesIn(l.b, l.b), &l.cb[3])
 			}
-			if quadable(l.a, l.a, &cs, &poses, &steps) {
-				quads++
-			}
-			q.Shapes(&shapes)
-			finite := q.StepsIn(l.a, l.a, &cs, &poses, &steps)
-			for s := range distinct {
-				StepsIn(l.b, l.b, &l.cb[s], &l.rigs[s].pose, steps[s], l.shapes[s])
-			}
-			for s := range LaneCount {
-				if !finite[s] {
-					t.Fatalf("freeze %v frame %d: lane %d reported not finite", freeze, f, s)
+			const distinct = 5
+			var q Lanes
+			quads, touched := 0, 0
+			for f := 0; f < 120; f++ {
+				steps := l.frame(t, f, dts[f%len(dts)])
+				cs, poses, shapes := l.chains(), *l.poses(), l.shapes
+				for s := distinct; s < LaneCount; s++ {
+					cs[s], poses[s], shapes[s], steps[s] = cs[0], poses[0], shapes[0], steps[0]
+				}
+				if quadable(l.a, l.a, &cs, &poses, &steps) {
+					quads++
+				}
+				q.Shapes(&shapes)
+				finite := q.StepsIn(l.a, l.a, &cs, &poses, &steps)
+				for s := range distinct {
+					StepsIn(l.b, l.b, &l.cb[s], &l.rigs[s].pose, steps[s], l.shapes[s])
+				}
+				for s := range LaneCount {
+					if !finite[s] {
+						t.Fatalf("mode %d freeze %v frame %d: lane %d reported not finite", mode, freeze, f, s)
+					}
+				}
+				for i := range l.a.Pos {
+					if l.a.Pos[i] != l.b.Pos[i] || l.a.Prev[i] != l.b.Prev[i] || l.a.Collided[i] != l.b.Collided[i] {
+						t.Fatalf("mode %d freeze %v frame %d particle %d: %v %v, alone %v %v", mode, freeze, f, i, l.a.Pos[i], l.a.Prev[i], l.b.Pos[i], l.b.Prev[i])
+					}
+					if l.a.Collided[i] {
+						touched++
+					}
 				}
 			}
-			for i := range l.a.Pos {
-				if l.a.Pos[i] != l.b.Pos[i] || l.a.Prev[i] != l.b.Prev[i] || l.a.Collided[i] != l.b.Collided[i] {
-					t.Fatalf("freeze %v frame %d particle %d: %v %v, alone %v %v", freeze, f, i, l.a.Pos[i], l.a.Prev[i], l.b.Pos[i], l.b.Prev[i])
-				}
-				if l.a.Collided[i] {
-					touched++
-				}
+			if freeze && quads != 0 || !freeze && quads < 80 || touched < 20 {
+				t.Fatalf("mode %d freeze %v: %d frames stepped side by side, %d particle touches: the run tests too little", mode, freeze, quads, touched)
 			}
-		}
-		if freeze && quads != 0 || !freeze && quads < 100 || touched < 20 {
-			t.Fatalf("freeze %v: %d frames stepped side by side, %d particle touches: the run tests too little", freeze, quads, touched)
 		}
 	}
 }
