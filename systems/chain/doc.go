@@ -31,8 +31,9 @@
 //     the frame's rotation and scale worked out once for all of them.
 //   - Lanes.StepsIn steps the same chain of eight characters (chains
 //     sharing rest data, see Chain.RestFirst) side by side, one per SIMD
-//     lane (AVX2 on amd64; without it each alone), with the same bits as
-//     StepsIn on each: systems that step thousands of characters use it;
+//     lane (AVX2 kernels on amd64; their Go definitions elsewhere, under
+//     the purego build tag and on a processor without AVX2), with the
+//     same bits as StepsIn on each: systems that step thousands of characters use it;
 //     which characters share the lanes changes nothing. Lanes.ApplyIn
 //     applies eight such chains side by side in the same way, with the
 //     same bits as ApplyIn on each.

@@ -13,10 +13,12 @@ import (
 // lane: typically the same chain of eight characters built from one Desc.
 // Their state is copied into columns (element s of every array belongs to
 // the chain in lane s), every sub-step runs particle by particle for the
-// eight at once, and the result is copied back. The lanes compute exactly the
-// operations of Step in the same order, so the result is the same bits as
-// StepsIn on each chain alone; a particle that touches a collider is
-// finished by the same scalar code Step uses.
+// eight at once, and the result is copied back. The lanes compute exactly
+// the operations of Step in the same order, so the result is the same bits
+// as StepsIn on each chain alone; a particle that touches a collider is
+// finished by the same scalar code Step uses. The lane kernels are AVX2
+// assembly on amd64 (quad_amd64.s, quadapply_amd64.s) and their Go
+// definitions (the functions named ...Go) wherever that cannot run.
 //
 // ApplyIn applies eight such chains side by side in the same way.
 //
@@ -192,7 +194,7 @@ func (c *segCols) lane(s int) segment {
 // chains than LaneCount are at hand: side by side, its lanes compute the
 // same bits and store them over each other.
 func (q *Lanes) StepsIn(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCount]*Pose, steps *[LaneCount]int) (finite [LaneCount]bool) {
-	if !useQuad || !quadable(rest, sim, cs, poses, steps) {
+	if !quadable(rest, sim, cs, poses, steps) {
 		return q.q.alone(rest, sim, cs, poses, steps)
 	}
 	return q.q.run(rest, sim, cs, poses, steps[0])
@@ -702,7 +704,13 @@ func (q *quad) again(s, i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, touc
 }
 
 // quadKernelGo is quadKernel in Go, lane by lane: the definition the SIMD
-// kernel follows.
+// kernel follows. It steps particle i, whose parent is j < i, of the
+// eight lanes: integration, elasticity and stiffness, the collider test,
+// keep-length, the collider test again and the finite check. It stores
+// every lane's result and returns the lanes the scalar code must finish
+// (quad.finish): bit s for a lane whose stage-A position (q.ax..) touches
+// a collider, bit 8+s for one whose kept-length position touches one, bit
+// 16+s for one whose result is not finite.
 func quadKernelGo(q *quad, i, j int) uint32 {
 	P, J := &q.part[i&(quadMaxN-1)], &q.part[j&(quadMaxN-1)]
 	var m uint32

@@ -188,8 +188,8 @@ llast: \
 	MOVQ   pathMax+48(FP), AX; \
 	MOVUPS X14, h(AX)
 
-// func quadLoad(q *quad, n int)
-TEXT ·quadLoad(SB), NOSPLIT, $0-16
+// func quadLoadAVX2(q *quad, n int)
+TEXT ·quadLoadAVX2(SB), NOSPLIT, $0-16
 	MOVQ q+0(FP), DI
 	MOVQ n+8(FP), CX
 	LOADHALF(0, lpp0, llast0, hit0)
@@ -207,8 +207,8 @@ TEXT ·quadLoad(SB), NOSPLIT, $0-16
 	MOVMSKPS X7, AX; \
 	XORL     $15, AX
 
-// func quadStore(q *quad, n int) uint32
-TEXT ·quadStore(SB), NOSPLIT, $0-20
+// func quadStoreAVX2(q *quad, n int) uint32
+TEXT ·quadStoreAVX2(SB), NOSPLIT, $0-20
 	MOVQ q+0(FP), DI
 	MOVQ n+8(FP), CX
 	STOREHALF(0, spp0, slast0, shit0)
@@ -366,8 +366,8 @@ next: \
 	DECQ   R10; \
 	JNZ    loop
 
-// func quadKernel(q *quad, i, j int) uint32
-TEXT ·quadKernel(SB), NOSPLIT, $0-28
+// func quadKernelAVX2(q *quad, i, j int) uint32
+TEXT ·quadKernelAVX2(SB), NOSPLIT, $0-28
 	MOVQ q+0(FP), DI
 	MOVQ i+8(FP), CX
 	MOVQ j+16(FP), DX
@@ -605,12 +605,12 @@ finite:
 SPLAT8(ninf, 0xff800000) // -Inf
 SPLAT8(qnan, 0x7fc00000) // float32(math.NaN())
 
-// func quadCull(q *quad, reach *[QuadLanes]float32)
+// func quadCullAVX2(q *quad, reach *[QuadLanes]float32)
 //
 // Per listed collider: gap = sqrt(|b - root|²) - br, -Inf where open; it
 // is kept where gap < reach or gap == -Inf, its columns then the sphere
 // and gap, else zero and NaN.
-TEXT ·quadCull(SB), NOSPLIT, $0-16
+TEXT ·quadCullAVX2(SB), NOSPLIT, $0-16
 	MOVQ    q+0(FP), DI
 	MOVQ    reach+8(FP), AX
 	VMOVUPS (AX), Y7
@@ -766,11 +766,11 @@ own: \
 	JLT  loop; \
 done:
 
-// func quadAnimate(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[QuadLanes]float32)
+// func quadAnimateAVX2(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[QuadLanes]float32)
 //
 // For each particle: the parent particle j (DX) and its bone's offset
 // (BX), the particle's bone's offset (AX); o = x - parent's x (X6..X8).
-TEXT ·quadAnimate(SB), NOSPLIT, $0-56
+TEXT ·quadAnimateAVX2(SB), NOSPLIT, $0-56
 	MOVQ q+0(FP), DI
 	MOVQ bone+16(FP), R12
 	MOVQ parent+24(FP), R13
@@ -888,8 +888,8 @@ TEXT ·quadAnimate(SB), NOSPLIT, $0-56
 	MOVAPS X2, X7; \
 	MOVAPS X1, X8
 
-// func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[QuadLanes]float32)
-TEXT ·quadAnimateEnd(SB), NOSPLIT, $0-56
+// func quadAnimateEndAVX2(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[QuadLanes]float32)
+TEXT ·quadAnimateEndAVX2(SB), NOSPLIT, $0-56
 	MOVQ q+0(FP), DI
 
 	// Lanes 0..3, then 4..7: their parent bone's frame, the end

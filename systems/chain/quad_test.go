@@ -148,7 +148,9 @@ func (l *quadLanes) stepBoth(t *testing.T, f int, dt float32, q *Lanes, cs *[Lan
 // a plane, in both step modes, and with lanes whose particles each have
 // their own parameters (curves) beside lanes whose particles share them;
 // the Lanes's scratch is filled with random bits before every frame.
-func TestQuadMatchesStepsIn(t *testing.T) {
+func TestQuadMatchesStepsIn(t *testing.T) { forEachLanes(t, testQuadMatchesStepsIn) }
+
+func testQuadMatchesStepsIn(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	curves := func(s int, set *Settings) {
 		if s%2 == 1 {
@@ -201,6 +203,10 @@ func TestQuadMatchesStepsIn(t *testing.T) {
 // their bounding sphere when culled: the result is still StepsIn's, and
 // the quad still runs (and its particles touch those colliders).
 func TestQuadCollidersPastBoundedShapes(t *testing.T) {
+	forEachLanes(t, testQuadCollidersPastBoundedShapes)
+}
+
+func testQuadCollidersPastBoundedShapes(t *testing.T) {
 	l := newQuadLanes(t, Fixed, true)
 	// maxBounds far-away spheres first, so the chains' colliders are the
 	// shapes maxBounds.. of each lane.
@@ -225,6 +231,10 @@ func TestQuadCollidersPastBoundedShapes(t *testing.T) {
 // shapes of one listed collider differ from lane to lane) still give
 // StepsIn's result.
 func TestQuadLanesListingCollidersInOtherOrders(t *testing.T) {
+	forEachLanes(t, testQuadLanesListingCollidersInOtherOrders)
+}
+
+func testQuadLanesListingCollidersInOtherOrders(t *testing.T) {
 	l := newQuadLanes(t, Fixed, true)
 	orders := [LaneCount][]int32{{0, 1, 2}, {2, 0, 1}, {1, 2, 0}, {0, 2, 1}, {0, 1, 2}, {1, 0, 2}, {2, 1, 0}, {0, 1, 2}}
 	var cs [LaneCount]*Chain
@@ -238,7 +248,9 @@ func TestQuadLanesListingCollidersInOtherOrders(t *testing.T) {
 // A lane whose state is not finite is repaired as StepsIn repairs it, and
 // the other lanes are untouched by it. Both report the lanes left not
 // finite (a NaN position stays as the previous one), as a scan finds them.
-func TestQuadRepairsANonFiniteLane(t *testing.T) {
+func TestQuadRepairsANonFiniteLane(t *testing.T) { forEachLanes(t, testQuadRepairsANonFiniteLane) }
+
+func testQuadRepairsANonFiniteLane(t *testing.T) {
 	l := newQuadLanes(t, Fixed, false)
 	var q Lanes
 	var cs [LaneCount]*Chain
@@ -282,7 +294,9 @@ func TestQuadRepairsANonFiniteLane(t *testing.T) {
 
 // Chains of different shapes, or some not stepping, are stepped one by
 // one, with StepsIn's results.
-func TestQuadFallsBackToStepsIn(t *testing.T) {
+func TestQuadFallsBackToStepsIn(t *testing.T) { forEachLanes(t, testQuadFallsBackToStepsIn) }
+
+func testQuadFallsBackToStepsIn(t *testing.T) {
 	l := newQuadLanes(t, Fixed, false)
 	l.ca[3].Settings.Freeze = FreezeX
 	l.cb[3].Settings.Freeze = FreezeX
@@ -317,6 +331,10 @@ func TestQuadFallsBackToStepsIn(t *testing.T) {
 // velocity to the new step length, once per frame: lanes that repeat it
 // must not rescale it again).
 func TestQuadStepsAChainInSeveralLanesOnce(t *testing.T) {
+	forEachLanes(t, testQuadStepsAChainInSeveralLanesOnce)
+}
+
+func testQuadStepsAChainInSeveralLanesOnce(t *testing.T) {
 	dts := []float32{1.0 / 60, 1.0 / 45, 1.0 / 90, 1.0 / 30, 1.0 / 60, 1.0 / 120}
 	for _, mode := range []StepMode{Fixed, Variable} {
 		for _, freeze := range []bool{false, true} {
@@ -394,7 +412,12 @@ func FuzzQuadMatchesStepsIn(f *testing.F) {
 		l.amp = float64(amp)
 		var q Lanes
 		cs := l.chains()
+		kinds := laneKinds()
+		defer func(old bool) { useAVX2 = old }(useAVX2)
 		for f := 0; f < 40; f++ {
+			// The frames alternate the lanes' kernels, AVX2 and Go, where
+			// the build has both.
+			useAVX2 = kinds[f%len(kinds)]
 			steps := l.frame(t, f, dt)
 			q.Shapes(&l.shapes)
 			q.StepsIn(l.a, l.a, &cs, l.poses(), &steps)
@@ -403,7 +426,7 @@ func FuzzQuadMatchesStepsIn(f *testing.F) {
 			}
 			for i := range l.a.Pos {
 				if !sameBits(l.a.Pos[i], l.b.Pos[i]) || !sameBits(l.a.Prev[i], l.b.Prev[i]) || l.a.Collided[i] != l.b.Collided[i] {
-					t.Fatalf("frame %d particle %d: quad %v %v, alone %v %v", f, i, l.a.Pos[i], l.a.Prev[i], l.b.Pos[i], l.b.Prev[i])
+					t.Fatalf("frame %d (AVX2 %v) particle %d: quad %v %v, alone %v %v", f, useAVX2, i, l.a.Pos[i], l.a.Prev[i], l.b.Pos[i], l.b.Prev[i])
 				}
 			}
 		}
@@ -435,6 +458,7 @@ func sameOrNaN(a, b float32) bool {
 // move 16 bytes of every particle but the last). Two lanes hold one
 // chain, as a chunk's last lanes may.
 func TestQuadLoadStoreMatchGo(t *testing.T) {
+	needAVX2(t)
 	inf, nan := float32(math.Inf(1)), float32(math.NaN())
 	rng := rand.New(rand.NewPCG(3, 5))
 	val := func() float32 {
@@ -536,6 +560,7 @@ func TestQuadLoadStoreMatchGo(t *testing.T) {
 // spheres, open shapes, a collider index outside the shapes (NaN), a root
 // or reach that is not finite, and a sphere of infinite radius.
 func TestQuadCullMatchesGo(t *testing.T) {
+	needAVX2(t)
 	inf, nan := float32(math.Inf(1)), float32(math.NaN())
 	rng := rand.New(rand.NewPCG(7, 11))
 	f := func() float32 { return float32(rng.Float64()*2 - 1) }
@@ -593,7 +618,9 @@ func TestQuadCullMatchesGo(t *testing.T) {
 // and a bone outside a lane's pose (reported, as animate reports it), on
 // random poses with non-unit rotations, negative scales and non-finite
 // values.
-func TestQuadAnimateMatchesAnimate(t *testing.T) {
+func TestQuadAnimateMatchesAnimate(t *testing.T) { forEachLanes(t, testQuadAnimateMatchesAnimate) }
+
+func testQuadAnimateMatchesAnimate(t *testing.T) {
 	// The second tree forks within a run of bones: particle 4's parent is
 	// 1, not the particle before it.
 	for _, p := range []*Particles{{

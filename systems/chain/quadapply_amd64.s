@@ -181,8 +181,8 @@ skip:
 	STOREV(s3, X10, R11, R14, X5, p3); \
 done:
 
-// func applyKernel(a *applyQuad, i, j, pb, b int, end *mgl32.Vec3) uint32
-TEXT ·applyKernel(SB), NOSPLIT, $0-52
+// func applyKernelAVX2(a *applyQuad, i, j, pb, b int, end *mgl32.Vec3) uint32
+TEXT ·applyKernelAVX2(SB), NOSPLIT, $0-52
 	MOVQ a+0(FP), DI
 	MOVQ i+8(FP), AX
 	MOVQ j+16(FP), BX
@@ -458,8 +458,8 @@ turnl:
 	MOVUPS X3, (R10)(R13*1); \
 	MOVUPS X2, (R11)(R13*1)
 
-// func applyWorld(a *applyQuad, bone, children *int32, n int)
-TEXT ·applyWorld(SB), NOSPLIT, $0-32
+// func applyWorldAVX2(a *applyQuad, bone, children *int32, n int)
+TEXT ·applyWorldAVX2(SB), NOSPLIT, $0-32
 	MOVQ a+0(FP), DI
 	MOVQ bone+8(FP), SI
 	MOVQ children+16(FP), DX

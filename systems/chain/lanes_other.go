@@ -4,9 +4,15 @@ package chain
 
 import "github.com/go-gl/mathgl/mgl32"
 
-// useQuad: without the SIMD kernel a quad would cost what stepping the
-// chains alone does, so Lanes.StepsIn and ApplyIn take them alone.
-const useQuad = false
+// Without the AVX2 kernels (another architecture, or the purego build
+// tag) the lanes run the kernels' Go definitions.
+
+// hasAVX2 is false: this build has no AVX2 kernels.
+const hasAVX2 = false
+
+// useAVX2 is never set in this build; tests that switch it find hasAVX2
+// false and say so.
+var useAVX2 = false
 
 func quadKernel(q *quad, i, j int) uint32 { return quadKernelGo(q, i, j) }
 
@@ -23,7 +29,8 @@ func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pat
 	quadAnimateEndGo(q, lp, local, i, j, pb, pathMax)
 }
 
-// applyKernel leaves every lane to turn.
-func applyKernel(a *applyQuad, i, j, pb, b int, end *mgl32.Vec3) uint32 { return 0xff }
+func applyKernel(a *applyQuad, i, j, pb, b int, end *mgl32.Vec3) uint32 {
+	return applyKernelGo(a, i, j, pb, b, end)
+}
 
 func applyWorld(a *applyQuad, bone, children *int32, n int) { applyWorldGo(a, bone, children, n) }
