@@ -390,7 +390,7 @@ func (q *quad) animateOne(p *Particles, poses *[LaneCount]*Pose, i int, pathMax 
 func (q *quad) record(s, i, j int, o mgl32.Vec3, pathMax *[LaneCount]float32) {
 	s &= LaneCount - 1
 	P, J := &q.part[i&(quadMaxN-1)], &q.part[j&(quadMaxN-1)]
-	l := sqrt32(o[0]*o[0] + o[1]*o[1] + o[2]*o[2])
+	l := sqrt32(dot3(o[0], o[1], o[2]))
 	pl := J.pl[s] + l
 	P.o0[s], P.o1[s], P.o2[s], P.rl[s], P.pl[s] = o[0], o[1], o[2], l, pl
 	if pl > pathMax[s] {
@@ -579,7 +579,7 @@ func (q *quad) cull(s int, reach float32) {
 		C := &q.col[k&(maxCull-1)]
 		B := &C.b
 		d0, d1, d2 := B.bc0[s]-P.x[s], B.bc1[s]-P.y[s], B.bc2[s]-P.z[s]
-		gap := sqrt32(d0*d0+d1*d1+d2*d2) - B.br[s]
+		gap := sqrt32(dot3(d0, d1, d2)) - B.br[s]
 		if B.open[s] != 0 {
 			gap = -inf
 		}
@@ -614,7 +614,7 @@ func (q *quad) hits(s int, mask uint32, x0, x1, x2, r float32) bool {
 		}
 		C := &q.col[k&(maxCull-1)]
 		d0, d1, d2 := x0-C.c0[s], x1-C.c1[s], x2-C.c2[s]
-		if lim := C.r[s] + r; d0*d0+d1*d1+d2*d2 < lim*lim {
+		if lim := C.r[s] + r; dot3(d0, d1, d2) < lim*lim {
 			if g := q.segs[C.seg&(2*maxBounds-1)].lane(s); g.near(x0, x1, x2, r) {
 				return true
 			}
@@ -633,7 +633,7 @@ func (q *quad) push(s int, mask uint32, x0, x1, x2, r float32) (float32, float32
 		}
 		C := &q.col[k&(maxCull-1)]
 		d0, d1, d2 := x0-C.c0[s], x1-C.c1[s], x2-C.c2[s]
-		if lim := C.r[s] + r; d0*d0+d1*d1+d2*d2 >= lim*lim {
+		if lim := C.r[s] + r; dot3(d0, d1, d2) >= lim*lim {
 			continue
 		}
 		if i := idx[k]; uint(i) < uint(len(shapes)) {
@@ -687,9 +687,9 @@ func (q *quad) again(s, i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, touc
 	// first, as the scalar again has (there it saves a call).
 	if y0, y1, y2, moved := q.push(s, mask, x0, x1, x2, r); moved {
 		d0, d1, d2 := y0-x0, y1-x1, y2-x2
-		q.slack[s] += sqrt32(d0*d0 + d1*d1 + d2*d2)
+		q.slack[s] += sqrt32(dot3(d0, d1, d2))
 		if reach := q.chains[s].reach; !(reach+q.slack[s] <= q.clReach[s]) {
-			q.cull(s, (reach+2*q.slack[s])*(1+cullMargin))
+			q.cull(s, (reach+float32(2*q.slack[s]))*(1+cullMargin))
 		}
 		x0, x1, x2, touched = y0, y1, y2, true
 	}
@@ -719,7 +719,7 @@ func quadKernelGo(q *quad, i, j int) uint32 {
 		// Integrate.
 		x0, x1, x2 := P.x[s], P.y[s], P.z[s]
 		a := kp.inert
-		r0, r1, r2 := q.m0[s]*a, q.m1[s]*a, q.m2[s]*a
+		r0, r1, r2 := float32(q.m0[s]*a), float32(q.m1[s]*a), float32(q.m2[s]*a)
 		keep, fs := kp.keep, kp.fs
 		if P.hit[s] != 0 {
 			keep, fs = kp.keepHit, kp.fsHit
@@ -728,7 +728,9 @@ func quadKernelGo(q *quad, i, j int) uint32 {
 		keep *= q.vs[s]
 		q0, q1, q2 := P.px[s], P.py[s], P.pz[s]
 		P.px[s], P.py[s], P.pz[s] = x0+r0, x1+r1, x2+r2
-		x0, x1, x2 = x0+(x0-q0)*keep+q.f0[s]*fs+r0, x1+(x1-q1)*keep+q.f1[s]*fs+r1, x2+(x2-q2)*keep+q.f2[s]*fs+r2
+		x0 = x0 + float32((x0-q0)*keep) + float32(q.f0[s]*fs) + r0
+		x1 = x1 + float32((x1-q1)*keep) + float32(q.f1[s]*fs) + r1
+		x2 = x2 + float32((x2-q2)*keep) + float32(q.f2[s]*fs) + r2
 		p0, p1, p2 := J.x[s], J.y[s], J.z[s]
 		// The colliders in reach of the parent.
 		path, reach := ka.pl+kp.r+q.slack[s], ka.rl+kp.r
@@ -737,7 +739,7 @@ func quadKernelGo(q *quad, i, j int) uint32 {
 			C := &q.col[k&(maxCull-1)]
 			C.reach[s] = 0
 			d0, d1, d2 := p0-C.c0[s], p1-C.c1[s], p2-C.c2[s]
-			if lim := C.r[s] + reach; C.gap[s] < path && d0*d0+d1*d1+d2*d2 < lim*lim {
+			if lim := C.r[s] + reach; C.gap[s] < path && dot3(d0, d1, d2) < lim*lim {
 				C.reach[s] = ^uint32(0)
 				mask |= 1 << k
 			}
@@ -746,13 +748,13 @@ func quadKernelGo(q *quad, i, j int) uint32 {
 		o0, o1, o2 := ka.o0, ka.o1, ka.o2
 		rest0, rest1, rest2 := p0+o0, p1+o1, p2+o2
 		e := kp.e
-		x0 += (rest0 - x0) * e
-		x1 += (rest1 - x1) * e
-		x2 += (rest2 - x2) * e
-		if d0, d1, d2, maxLen := rest0-x0, rest1-x1, rest2-x2, ka.rl*kp.sk; d0*d0+d1*d1+d2*d2 > maxLen*maxLen {
-			l := sqrt32(d0*d0 + d1*d1 + d2*d2)
+		x0 += float32((rest0 - x0) * e)
+		x1 += float32((rest1 - x1) * e)
+		x2 += float32((rest2 - x2) * e)
+		if d0, d1, d2, maxLen := rest0-x0, rest1-x1, rest2-x2, ka.rl*kp.sk; dot3(d0, d1, d2) > maxLen*maxLen {
+			l := sqrt32(dot3(d0, d1, d2))
 			s := (l - maxLen) / l
-			x0, x1, x2 = x0+d0*s, x1+d1*s, x2+d2*s
+			x0, x1, x2 = x0+float32(d0*s), x1+float32(d1*s), x2+float32(d2*s)
 		}
 		q.ax[s], q.ay[s], q.az[s] = x0, x1, x2
 		if q.hits(s, mask, x0, x1, x2, kp.r) {

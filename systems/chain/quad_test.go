@@ -49,9 +49,11 @@ func newQuadLanesWith(t *testing.T, mode StepMode, plane bool, tweak func(s int,
 		l.shapes[s] = make([]collide.Shape, len(l.descs))
 		set := DefaultSettings()
 		set.Mode = mode
+		// float32(...): the same settings in every build (see
+		// TestSameBitsInEveryBuild).
 		k := float32(s) / 2
-		set.Damping, set.Elasticity, set.Stiffness = 0.05+0.05*k, 0.02*k, 0.1*k
-		set.Inert, set.Friction, set.Radius = 0.2*k, 0.3, 0.02+0.01*k
+		set.Damping, set.Elasticity, set.Stiffness = 0.05+float32(0.05*k), 0.02*k, 0.1*k
+		set.Inert, set.Friction, set.Radius = 0.2*k, 0.3, 0.02+float32(0.01*k)
 		set.Gravity = mgl32.Vec3{0, -0.004 * (k + 1), 0}
 		set.Force = mgl32.Vec3{0.001 * k, 0, 0}
 		if tweak != nil {

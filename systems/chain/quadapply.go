@@ -160,16 +160,16 @@ func applyKernelGo(a *applyQuad, i, j, pb, b int, end *mgl32.Vec3) uint32 {
 		ww, wx, wy, wz := W.w[s], W.x[s], W.y[s], W.z[s]
 		v0, v1, v2 := sc[0]*l[0], sc[1]*l[1], sc[2]*l[2]
 		t0, t1, t2 := pi[0]-pj[0], pi[1]-pj[1], pi[2]-pj[2]
-		la2, lb2 := v0*v0+v1*v1+v2*v2, t0*t0+t1*t1+t2*t2
+		la2, lb2 := dot3(v0, v1, v2), dot3(t0, t1, t2)
 		m2 := la2 * lb2
 		m := sqrt32(m2)
 		f := lb2 / m
 		nl[s] = [3]float32{l[0] * f, l[1] * f, l[2] * f}
 		u0, u1, u2 := rotate(ww, -wx, -wy, -wz, t0, t1, t2)
-		hw := m + v0*u0 + v1*u1 + v2*u2
+		hw := m + float32(v0*u0) + float32(v1*u1) + float32(v2*u2)
 		ok := m2 > 1e-24 && m2 < 1e30 && hw > 1e-3*m
-		c0, c1, c2 := v1*u2-v2*u1, v2*u0-v0*u2, v0*u1-v1*u0
-		k := 1 / sqrt32(hw*hw+c0*c0+c1*c1+c2*c2)
+		c0, c1, c2 := float32(v1*u2)-float32(v2*u1), float32(v2*u0)-float32(v0*u2), float32(v0*u1)-float32(v1*u0)
+		k := 1 / sqrt32(float32(hw*hw)+float32(c0*c0)+float32(c1*c1)+float32(c2*c2))
 		rw, rx, ry, rz := hw*k, c0*k, c1*k, c2*k
 		nw, nx, ny, nz := qmul(ww, wx, wy, wz, rw, rx, ry, rz)
 		T.set(s, nw, nx, ny, nz)
@@ -179,8 +179,8 @@ func applyKernelGo(a *applyQuad, i, j, pb, b int, end *mgl32.Vec3) uint32 {
 			a.w[i&(quadMaxN-1)].set(s, cw, cx, cy, cz)
 		}
 		qw, qx, qy, qz := qmul(L.W, L.V[0], L.V[1], L.V[2], rw, rx, ry, rz)
-		d := qw*qw + qx*qx + qy*qy + qz*qz - 1
-		kq := 1 - 0.5*d
+		d := float32(qw*qw) + float32(qx*qx) + float32(qy*qy) + float32(qz*qz) - 1
+		kq := 1 - float32(0.5*d)
 		nq[s] = [4]float32{qw * kq, qx * kq, qy * kq, qz * kq}
 		if !(ok && d < 1e-3 && d > -1e-3) {
 			left |= 1 << s
