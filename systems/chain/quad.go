@@ -102,12 +102,11 @@ type quad struct {
 	// finishes.
 	ax, ay, az [LaneCount]float32
 	// Spill space of the SIMD kernel: the packed step inputs as columns
-	// (t[5..12]; t[0..4] are unused, the animated records being columns
-	// of part).
-	t [16][LaneCount]float32
+	// (tR..tInert, see layout.go).
+	t [tCols][LaneCount]float32
 	// Every lane's particles share one packed record (ps 0): run sets the
-	// kernel's parameter columns (t[5..12]) once, and the SIMD kernel
-	// reads no per-particle record.
+	// kernel's parameter columns (q.t) once, and the SIMD kernel reads no
+	// per-particle record.
 	shared bool
 
 	chains  [LaneCount]*Chain
@@ -282,12 +281,12 @@ func (q *quad) run(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCoun
 		q.pos[s], q.prev[s], q.hit[s] = &sim.Pos[c.First], &sim.Prev[c.First], &sim.Collided[c.First]
 	}
 	if q.shared {
-		// The columns the SIMD kernel's ROWS(0, 5, h) and ROWS(16, 9, h)
-		// fill.
+		// The columns the SIMD kernel's ROWS would fill for every
+		// particle.
 		for s := range LaneCount {
 			k := &q.pk[s][0]
-			q.t[5][s], q.t[6][s], q.t[7][s], q.t[8][s] = k.r, k.e, k.sk, k.keep
-			q.t[9][s], q.t[10][s], q.t[11][s], q.t[12][s] = k.keepHit, k.fs, k.fsHit, k.inert
+			q.t[tR][s], q.t[tE][s], q.t[tSK][s], q.t[tKeep][s] = k.r, k.e, k.sk, k.keep
+			q.t[tKeepHit][s], q.t[tFS][s], q.t[tFSHit][s], q.t[tInert][s] = k.keepHit, k.fs, k.fsHit, k.inert
 		}
 	}
 	q.gather()
@@ -773,19 +772,3 @@ func quadKernelGo(q *quad, i, j int) uint32 {
 	}
 	return m
 }
-
-// The SIMD kernel reads a packed record as 8 consecutive float32, in this
-// order, and a quadPart as 13 columns of LaneCount. Each index
-// below is a constant that must be 0: any other value fails to compile.
-var (
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.r)]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.e)-4]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.sk)-8]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.keep)-12]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.keepHit)-16]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.fs)-20]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.fsHit)-24]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.inert)-28]
-	_ = [1]struct{}{}[unsafe.Sizeof(packed{})-32]
-	_ = [1]struct{}{}[unsafe.Sizeof(quadPart{})-416]
-)

@@ -19,8 +19,8 @@ type applyQuad struct {
 	pos        [LaneCount]*mgl32.Vec3 // each lane's particle 0
 	w          [quadMaxN]quatCols
 	turned     [quadMaxN]quatCols
-	// Spill space of the SIMD kernel.
-	t [23][LaneCount]float32
+	// Spill space of the SIMD kernel (aT0..aLZ, see layout.go).
+	t [aCols][LaneCount]float32
 }
 
 // quatCols is one quaternion of each of the lanes, as columns.
