@@ -3,6 +3,8 @@
 package chain
 
 import (
+	"unsafe"
+
 	"github.com/go-gl/mathgl/mgl32"
 	"golang.org/x/sys/cpu"
 )
@@ -81,6 +83,14 @@ func applyWorld(a *applyQuad, bone, children *int32, n int) {
 	}
 	applyWorldGo(a, bone, children, n)
 }
+
+// The sizes of amd64 the assembly steps by (see layout.go). Each index
+// is a constant that must be 0: any other value fails to compile.
+var (
+	_ = [1]struct{}{}[unsafe.Sizeof(uintptr(0))-ptrBytes]
+	_ = [1]struct{}{}[unsafe.Sizeof(int(0))-intBytes]
+	_ = [1]struct{}{}[unsafe.Sizeof([]packed{})-sliceBytes]
+)
 
 //go:noescape
 func quadKernelAVX2(q *quad, i, j int) uint32

@@ -58,9 +58,9 @@ const (
 	colBytes   = LaneCount * 4 // a column: one float32 per lane
 	vec3Bytes  = 12            // mgl32.Vec3
 	quatBytes  = 16            // mgl32.Quat
-	ptrBytes   = 8             // a pointer, twice a float32
-	intBytes   = 8             // an int
-	sliceBytes = 24            // a slice header
+	ptrBytes   = 8             // a pointer on amd64, twice a float32
+	intBytes   = 8             // an int on amd64
+	sliceBytes = 24            // a slice header on amd64
 )
 
 // The spill columns of quad.t: the packed records of the lanes' particle,
@@ -107,7 +107,7 @@ const (
 
 // Each index below is a constant that must be 0: any other value fails to
 // compile. The packed fields in the order of their spill columns, and the
-// element sizes the assembly steps by.
+// element sizes the assembly steps by (the amd64 ones in lanes_amd64.go).
 var (
 	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.r)-4*tR]
 	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.e)-4*tE]
@@ -121,7 +121,4 @@ var (
 	_ = [1]struct{}{}[unsafe.Sizeof(mgl32.Vec3{})-vec3Bytes]
 	_ = [1]struct{}{}[unsafe.Sizeof(mgl32.Quat{})-quatBytes]
 	_ = [1]struct{}{}[unsafe.Offsetof(mgl32.Quat{}.W)]
-	_ = [1]struct{}{}[unsafe.Sizeof(uintptr(0))-ptrBytes]
-	_ = [1]struct{}{}[unsafe.Sizeof(int(0))-intBytes]
-	_ = [1]struct{}{}[unsafe.Sizeof([]packed{})-sliceBytes]
 )

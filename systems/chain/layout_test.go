@@ -4,6 +4,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
@@ -55,26 +56,33 @@ func TestKernelLayout(t *testing.T) {
 	var q quad
 	var a applyQuad
 	var lp quadPoses
-	for _, c := range []struct {
+	type size struct {
 		name      string
 		got, want uintptr
-	}{
-		// Lane pointers: lane s at ptrBytes*s, lanes 4..7 at 2*16.
-		{"quad.pos", unsafe.Sizeof(q.pos), LaneCount * ptrBytes}, {"quad.prev", unsafe.Sizeof(q.prev), LaneCount * ptrBytes},
-		{"quad.hit", unsafe.Sizeof(q.hit), LaneCount * ptrBytes}, {"quadPoses.wp", unsafe.Sizeof(lp.wp), LaneCount * ptrBytes},
-		{"quadPoses.wr", unsafe.Sizeof(lp.wr), LaneCount * ptrBytes}, {"quadPoses.ws", unsafe.Sizeof(lp.ws), LaneCount * ptrBytes},
-		{"applyQuad.pos", unsafe.Sizeof(a.pos), LaneCount * ptrBytes}, {"applyQuad.lp", unsafe.Sizeof(a.lp), LaneCount * ptrBytes},
-		{"applyQuad.lr", unsafe.Sizeof(a.lr), LaneCount * ptrBytes}, {"applyQuad.wp", unsafe.Sizeof(a.wp), LaneCount * ptrBytes},
-		{"a pointer", ptrBytes, 2 * 4},
-		// Per-lane records of the packed inputs.
-		{"quad.pk", unsafe.Sizeof(q.pk), LaneCount * sliceBytes}, {"quad.ps", unsafe.Sizeof(q.ps), LaneCount * intBytes},
+	}
+	sizes := []size{
 		// Spill space.
 		{"quad.t", unsafe.Sizeof(q.t), tCols * colBytes}, {"applyQuad.t", unsafe.Sizeof(a.t), aCols * colBytes},
 		// The pose rows.
 		{"mgl32.Vec3", unsafe.Sizeof(mgl32.Vec3{}), vec3Bytes}, {"mgl32.Quat", unsafe.Sizeof(mgl32.Quat{}), quatBytes},
 		{"mgl32.Quat.V", unsafe.Offsetof(mgl32.Quat{}.V), 4},
 		{"quatCols.x", unsafe.Offsetof(quatCols{}.x), unsafe.Offsetof(quatCols{}.w) + colBytes},
-	} {
+	}
+	if runtime.GOARCH == "amd64" {
+		// The assembly's: lane s's pointer at ptrBytes*s (lanes 4..7 at
+		// 2*16), and a slice header and an int per lane of packed inputs.
+		const lanePtrs = LaneCount * ptrBytes
+		sizes = append(sizes, []size{
+			{"quad.pos", unsafe.Sizeof(q.pos), lanePtrs}, {"quad.prev", unsafe.Sizeof(q.prev), lanePtrs},
+			{"quad.hit", unsafe.Sizeof(q.hit), lanePtrs}, {"quadPoses.wp", unsafe.Sizeof(lp.wp), lanePtrs},
+			{"quadPoses.wr", unsafe.Sizeof(lp.wr), lanePtrs}, {"quadPoses.ws", unsafe.Sizeof(lp.ws), lanePtrs},
+			{"applyQuad.pos", unsafe.Sizeof(a.pos), lanePtrs}, {"applyQuad.lp", unsafe.Sizeof(a.lp), lanePtrs},
+			{"applyQuad.lr", unsafe.Sizeof(a.lr), lanePtrs}, {"applyQuad.wp", unsafe.Sizeof(a.wp), lanePtrs},
+			{"a pointer", unsafe.Sizeof(uintptr(0)), 2 * 4},
+			{"quad.pk", unsafe.Sizeof(q.pk), LaneCount * sliceBytes}, {"quad.ps", unsafe.Sizeof(q.ps), LaneCount * intBytes},
+		}...)
+	}
+	for _, c := range sizes {
 		if c.got != c.want {
 			t.Errorf("%s: %d bytes, the kernels take %d", c.name, c.got, c.want)
 		}
