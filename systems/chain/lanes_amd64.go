@@ -21,14 +21,10 @@ var useAVX2 = hasAVX2
 
 // The lane kernels: each runs its AVX2 version (suffix AVX2, declared
 // below) when useAVX2 is set, else its Go definition (suffix Go), which
-// the AVX2 version follows operation by operation.
-
-func quadKernel(q *quad, i, j int) uint32 {
-	if useAVX2 {
-		return quadKernelAVX2(q, i, j)
-	}
-	return quadKernelGo(q, i, j)
-}
+// the AVX2 version follows operation by operation. The two called per
+// particle, quadKernelAVX2 and applyKernelAVX2, are chosen at their call
+// sites (quad.run, applyQuad.run): Go would not inline a function that
+// chooses, and a call per particle costs.
 
 func quadLoad(q *quad, n int) {
 	if useAVX2 {
@@ -67,13 +63,6 @@ func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pat
 		return
 	}
 	quadAnimateEndGo(q, lp, local, i, j, pb, pathMax)
-}
-
-func applyKernel(a *applyQuad, i, j, pb, b int, end *mgl32.Vec3) uint32 {
-	if useAVX2 {
-		return applyKernelAVX2(a, i, j, pb, b, end)
-	}
-	return applyKernelGo(a, i, j, pb, b, end)
 }
 
 func applyWorld(a *applyQuad, bone, children *int32, n int) {

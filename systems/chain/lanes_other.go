@@ -14,7 +14,13 @@ const hasAVX2 = false
 // false and say so.
 var useAVX2 = false
 
-func quadKernel(q *quad, i, j int) uint32 { return quadKernelGo(q, i, j) }
+// quadKernelAVX2 and applyKernelAVX2, which quad.run and applyQuad.run
+// name where useAVX2 is set (never in this build), are the Go definitions.
+func quadKernelAVX2(q *quad, i, j int) uint32 { return quadKernelGo(q, i, j) }
+
+func applyKernelAVX2(a *applyQuad, i, j, pb, b int, end *mgl32.Vec3) uint32 {
+	return applyKernelGo(a, i, j, pb, b, end)
+}
 
 func quadLoad(q *quad, n int)         { quadLoadGo(q, n) }
 func quadStore(q *quad, n int) uint32 { return quadStoreGo(q, n) }
@@ -27,10 +33,6 @@ func quadAnimate(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMa
 
 func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[LaneCount]float32) {
 	quadAnimateEndGo(q, lp, local, i, j, pb, pathMax)
-}
-
-func applyKernel(a *applyQuad, i, j, pb, b int, end *mgl32.Vec3) uint32 {
-	return applyKernelGo(a, i, j, pb, b, end)
 }
 
 func applyWorld(a *applyQuad, bone, children *int32, n int) { applyWorldGo(a, bone, children, n) }

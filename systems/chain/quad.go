@@ -111,10 +111,12 @@ type quad struct {
 
 	chains  [LaneCount]*Chain
 	clReach [LaneCount]float32 // the reach each lane's colliders were culled for
-	// first[s] is the first lane that holds lane s's chain (firstLane):
-	// start moves a chain's root and advances its step (integrator.start
+	// first[s] is the first lane that holds lane s's chain (firstLane)
+	// when a lane's chain is in Variable mode, else s: start moves a
+	// Variable chain's root and advances its step (integrator.start
 	// writes the Chain) in that lane only, and gives the lanes that
-	// repeat the chain its columns.
+	// repeat the chain its columns. In Fixed mode start writes nothing
+	// of the chain, and every lane starts on its own.
 	first [LaneCount]uint8
 
 	// The lanes' shapes (Shapes) and the bounding spheres of the first
@@ -272,13 +274,23 @@ func (q *quad) run(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCoun
 		}
 		return q.alone(rest, sim, cs, poses, &st)
 	}
+	q.first = [LaneCount]uint8{0, 1, 2, 3, 4, 5, 6, 7}
+	variable := false
 	for s, c := range cs {
-		q.chains[s], q.first[s] = c, uint8(firstLane(cs, s))
+		q.chains[s] = c
+		variable = variable || c.variable
 		pk := c.packs()
 		c.reach = reachOf(pathMax[s], c.rmax, c.scale)
 		q.pk[s], q.ps[s] = pk, paramStride(len(pk))
 		q.shared = q.shared && q.ps[s] == 0
 		q.pos[s], q.prev[s], q.hit[s] = &sim.Pos[c.First], &sim.Prev[c.First], &sim.Collided[c.First]
+	}
+	if variable {
+		// Not for Fixed mode alone: finding the repeated chains costs two
+		// per cent of a run of short chains.
+		for s := range cs {
+			q.first[s] = uint8(firstLane(cs, s))
+		}
 	}
 	if q.shared {
 		// The columns the SIMD kernel's ROWS would fill for every
@@ -291,11 +303,20 @@ func (q *quad) run(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCoun
 	}
 	q.gather()
 	quadLoad(q, n)
+	avx2 := useAVX2
 	for sub := range steps {
 		q.start(sub)
 		for i := 1; i < n; i++ {
 			j := int(parent[i])
-			if m := quadKernel(q, i, j); m != 0 {
+			// The kernel chosen here rather than in a function of its own:
+			// Go would not inline that, and a call per particle costs.
+			var m uint32
+			if avx2 {
+				m = quadKernelAVX2(q, i, j)
+			} else {
+				m = quadKernelGo(q, i, j)
+			}
+			if m != 0 {
 				q.finish(i, j, m)
 			}
 		}
@@ -646,7 +667,7 @@ func (q *quad) push(s int, mask uint32, x0, x1, x2, r float32) (float32, float32
 }
 
 // finish completes particle i (parent j) of the lanes in m (see
-// quadKernel) with the scalar code of constrainer.finish and again.
+// quadKernelGo) with the scalar code of constrainer.finish and again.
 func (q *quad) finish(i, j int, m uint32) {
 	P, J := &q.part[i&(quadMaxN-1)], &q.part[j&(quadMaxN-1)]
 	for s := range LaneCount {
@@ -702,7 +723,7 @@ func (q *quad) again(s, i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, touc
 	P.x[s], P.y[s], P.z[s] = x0, x1, x2
 }
 
-// quadKernelGo is quadKernel in Go, lane by lane: the definition the SIMD
+// quadKernelGo is the step kernel in Go, lane by lane: the definition the SIMD
 // kernel follows. It steps particle i, whose parent is j < i, of the
 // eight lanes: integration, elasticity and stiffness, the collider test,
 // keep-length, the collider test again and the finite check. It stores

@@ -118,9 +118,17 @@ func (a *applyQuad) run(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[Lan
 		w := &p.WorldRot[b0]
 		a.w[0].set(s, w.W, w.V[0], w.V[1], w.V[2])
 	}
+	avx2 := useAVX2
 	for i := 1; i < n; i++ {
 		j, b := int(parent[i]), bone[i]
-		if m := applyKernel(a, i, j, int(bone[j]), int(b), &local[i]); m != 0 {
+		// The kernel chosen here, as in quad.run.
+		var m uint32
+		if avx2 {
+			m = applyKernelAVX2(a, i, j, int(bone[j]), int(b), &local[i])
+		} else {
+			m = applyKernelGo(a, i, j, int(bone[j]), int(b), &local[i])
+		}
+		if m != 0 {
 			a.turnLanes(m, cs, i, j, bone[j], b, &local[i], poses)
 		}
 	}
@@ -130,7 +138,7 @@ func (a *applyQuad) run(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[Lan
 	a.lr, a.wr = [LaneCount]*mgl32.Quat{}, [LaneCount]*mgl32.Quat{}
 }
 
-// applyKernelGo is applyKernel in Go, lane by lane: the definition the
+// applyKernelGo is the apply kernel in Go, lane by lane: the definition the
 // SIMD kernel follows. For every lane it computes turn's float32 path at
 // particle i and the child's rotation: the parent's turned rotation into
 // a.turned[j] and, for a particle with a bone, the bone's world rotation
