@@ -119,9 +119,7 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator, a
 			keep *= vs
 			q0, q1, q2 := q[0], q[1], q[2]
 			q[0], q[1], q[2] = x0+r0, x1+r1, x2+r2
-			x0 = x0 + float32((x0-q0)*keep) + float32(f0*fs) + r0
-			x1 = x1 + float32((x1-q1)*keep) + float32(f1*fs) + r1
-			x2 = x2 + float32((x2-q2)*keep) + float32(f2*fs) + r2
+			x0, x1, x2 = x0+float32((x0-q0)*keep)+float32(f0*fs)+r0, x1+float32((x1-q1)*keep)+float32(f1*fs)+r1, x2+float32((x2-q2)*keep)+float32(f2*fs)+r2
 		}
 		j := parent[i]
 		if uint(j) >= uint(i) {
@@ -144,8 +142,8 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator, a
 		// Compared squared: the root is only needed when the stiffness
 		// limit acts, which low stiffness rarely makes it do.
 		// rl*sk: +Inf or NaN (rl 0, no limit) compare false.
-		if d0, d1, d2, maxLen := rest0-x0, rest1-x1, rest2-x2, ka.rl*kp.sk; dot3(d0, d1, d2) > maxLen*maxLen {
-			l := sqrt32(dot3(d0, d1, d2))
+		if d0, d1, d2, maxLen := rest0-x0, rest1-x1, rest2-x2, ka.rl*kp.sk; float32(d0*d0)+float32(d1*d1)+float32(d2*d2) > maxLen*maxLen {
+			l := sqrt32(float32(d0*d0) + float32(d1*d1) + float32(d2*d2))
 			s := (l - maxLen) / l
 			x0, x1, x2 = x0+float32(d0*s), x1+float32(d1*s), x2+float32(d2*s)
 		}

@@ -200,7 +200,9 @@ func (cl *culled) hits(mask uint32, x0, x1, x2, r float32) bool {
 	for ; mask != 0; mask &= mask - 1 {
 		k := bits.TrailingZeros32(mask) & (maxCull - 1)
 		d0, d1, d2 := x0-cl.c0[k], x1-cl.c1[k], x2-cl.c2[k]
-		if lim := cl.r[k] + r; dot3(d0, d1, d2) < lim*lim {
+		// Written out, not dot3: it would take hits past the inlining
+		// budget.
+		if lim := cl.r[k] + r; float32(d0*d0)+float32(d1*d1)+float32(d2*d2) < lim*lim {
 			return true
 		}
 	}

@@ -748,9 +748,7 @@ func quadKernelGo(q *quad, i, j int) uint32 {
 		keep *= q.vs[s]
 		q0, q1, q2 := P.px[s], P.py[s], P.pz[s]
 		P.px[s], P.py[s], P.pz[s] = x0+r0, x1+r1, x2+r2
-		x0 = x0 + float32((x0-q0)*keep) + float32(q.f0[s]*fs) + r0
-		x1 = x1 + float32((x1-q1)*keep) + float32(q.f1[s]*fs) + r1
-		x2 = x2 + float32((x2-q2)*keep) + float32(q.f2[s]*fs) + r2
+		x0, x1, x2 = x0+float32((x0-q0)*keep)+float32(q.f0[s]*fs)+r0, x1+float32((x1-q1)*keep)+float32(q.f1[s]*fs)+r1, x2+float32((x2-q2)*keep)+float32(q.f2[s]*fs)+r2
 		p0, p1, p2 := J.x[s], J.y[s], J.z[s]
 		// The colliders in reach of the parent.
 		path, reach := ka.pl+kp.r+q.slack[s], ka.rl+kp.r
