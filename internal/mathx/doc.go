@@ -8,5 +8,12 @@
 // returns a finite result for finite input, and the "ok" results tell the
 // caller when a fallback was used.
 //
+// Every product that is added to or subtracted from is written float32(x*y)
+// (float64(x*y) in float64 code): the explicit conversion rounds the
+// product, so that Go does not fuse it with the sum into one multiply-add
+// (it may at GOAMD64=v3 and above, and on other architectures). The results
+// are then the same bits in every build, as the kernels that call these
+// helpers need (.ci/fused lists any fused multiply-add left).
+//
 // Nothing here allocates.
 package mathx

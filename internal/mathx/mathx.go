@@ -26,9 +26,9 @@ func Vec3Finite(v mgl32.Vec3) bool {
 func Vec3sFinite(vs []mgl32.Vec3) bool {
 	var s0, s1, s2 float32
 	for _, v := range vs {
-		s0 += v[0] * 0
-		s1 += v[1] * 0
-		s2 += v[2] * 0
+		s0 += float32(v[0] * 0)
+		s1 += float32(v[1] * 0)
+		s2 += float32(v[2] * 0)
 	}
 	return s0+s1+s2 == 0
 }
@@ -53,19 +53,25 @@ func Clamp(v, lo, hi float32) float32 {
 func Clamp01(v float32) float32 { return Clamp(v, 0, 1) }
 
 // Lerp interpolates linearly from a to b by t.
-func Lerp(a, b, t float32) float32 { return a + (b-a)*t }
+func Lerp(a, b, t float32) float32 { return a + float32((b-a)*t) }
 
 // LerpVec3 interpolates linearly from a to b by t.
 func LerpVec3(a, b mgl32.Vec3, t float32) mgl32.Vec3 {
-	return mgl32.Vec3{a[0] + (b[0]-a[0])*t, a[1] + (b[1]-a[1])*t, a[2] + (b[2]-a[2])*t}
+	return mgl32.Vec3{a[0] + float32((b[0]-a[0])*t), a[1] + float32((b[1]-a[1])*t), a[2] + float32((b[2]-a[2])*t)}
 }
 
 // Dot returns a·b.
-func Dot(a, b mgl32.Vec3) float32 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+func Dot(a, b mgl32.Vec3) float32 {
+	return float32(a[0]*b[0]) + float32(a[1]*b[1]) + float32(a[2]*b[2])
+}
 
 // Cross returns a×b.
 func Cross(a, b mgl32.Vec3) mgl32.Vec3 {
-	return mgl32.Vec3{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+	return mgl32.Vec3{
+		float32(a[1]*b[2]) - float32(a[2]*b[1]),
+		float32(a[2]*b[0]) - float32(a[0]*b[2]),
+		float32(a[0]*b[1]) - float32(a[1]*b[0]),
+	}
 }
 
 // Len returns |v|.
@@ -93,7 +99,7 @@ func NormalizeOr(v, fallback mgl32.Vec3) mgl32.Vec3 {
 // NormalizeQuat returns q/|q| and true, or the identity and false when q is
 // (nearly) zero or not finite.
 func NormalizeQuat(q mgl32.Quat) (mgl32.Quat, bool) {
-	l2 := q.W*q.W + Dot(q.V, q.V)
+	l2 := float32(q.W*q.W) + Dot(q.V, q.V)
 	if !(l2 > Epsilon) || !IsFinite(l2) {
 		return mgl32.QuatIdent(), false
 	}
@@ -105,13 +111,13 @@ func NormalizeQuat(q mgl32.Quat) (mgl32.Quat, bool) {
 // compiler inlines it in kernels.
 func Rotate(q mgl32.Quat, v mgl32.Vec3) mgl32.Vec3 {
 	// t = 2 (q.V × v); v' = v + w t + q.V × t
-	tx := 2 * (q.V[1]*v[2] - q.V[2]*v[1])
-	ty := 2 * (q.V[2]*v[0] - q.V[0]*v[2])
-	tz := 2 * (q.V[0]*v[1] - q.V[1]*v[0])
+	tx := 2 * (float32(q.V[1]*v[2]) - float32(q.V[2]*v[1]))
+	ty := 2 * (float32(q.V[2]*v[0]) - float32(q.V[0]*v[2]))
+	tz := 2 * (float32(q.V[0]*v[1]) - float32(q.V[1]*v[0]))
 	return mgl32.Vec3{
-		v[0] + q.W*tx + (q.V[1]*tz - q.V[2]*ty),
-		v[1] + q.W*ty + (q.V[2]*tx - q.V[0]*tz),
-		v[2] + q.W*tz + (q.V[0]*ty - q.V[1]*tx),
+		v[0] + float32(q.W*tx) + (float32(q.V[1]*tz) - float32(q.V[2]*ty)),
+		v[1] + float32(q.W*ty) + (float32(q.V[2]*tx) - float32(q.V[0]*tz)),
+		v[2] + float32(q.W*tz) + (float32(q.V[0]*ty) - float32(q.V[1]*tx)),
 	}
 }
 
@@ -123,11 +129,11 @@ func InvRotate(q mgl32.Quat, v mgl32.Vec3) mgl32.Vec3 {
 // Mul returns the Hamilton product a*b (apply b, then a).
 func Mul(a, b mgl32.Quat) mgl32.Quat {
 	return mgl32.Quat{
-		W: a.W*b.W - a.V[0]*b.V[0] - a.V[1]*b.V[1] - a.V[2]*b.V[2],
+		W: float32(a.W*b.W) - float32(a.V[0]*b.V[0]) - float32(a.V[1]*b.V[1]) - float32(a.V[2]*b.V[2]),
 		V: mgl32.Vec3{
-			a.W*b.V[0] + a.V[0]*b.W + a.V[1]*b.V[2] - a.V[2]*b.V[1],
-			a.W*b.V[1] + a.V[1]*b.W + a.V[2]*b.V[0] - a.V[0]*b.V[2],
-			a.W*b.V[2] + a.V[2]*b.W + a.V[0]*b.V[1] - a.V[1]*b.V[0],
+			float32(a.W*b.V[0]) + float32(a.V[0]*b.W) + float32(a.V[1]*b.V[2]) - float32(a.V[2]*b.V[1]),
+			float32(a.W*b.V[1]) + float32(a.V[1]*b.W) + float32(a.V[2]*b.V[0]) - float32(a.V[0]*b.V[2]),
+			float32(a.W*b.V[2]) + float32(a.V[2]*b.W) + float32(a.V[0]*b.V[1]) - float32(a.V[1]*b.V[0]),
 		},
 	}
 }
@@ -162,32 +168,32 @@ func FromToRotation(from, to mgl32.Vec3) mgl32.Quat {
 	// differences that float32 cannot resolve.
 	ax, ay, az := float64(from[0]), float64(from[1]), float64(from[2])
 	bx, by, bz := float64(to[0]), float64(to[1]), float64(to[2])
-	la := math.Sqrt(ax*ax + ay*ay + az*az)
-	lb := math.Sqrt(bx*bx + by*by + bz*bz)
+	la := math.Sqrt(float64(ax*ax) + float64(ay*ay) + float64(az*az))
+	lb := math.Sqrt(float64(bx*bx) + float64(by*by) + float64(bz*bz))
 	if !(la > 1e-6) || !(lb > 1e-6) || math.IsInf(la, 0) || math.IsInf(lb, 0) {
 		return mgl32.QuatIdent()
 	}
 	ax, ay, az = ax/la, ay/la, az/la
 	bx, by, bz = bx/lb, by/lb, bz/lb
-	d := ax*bx + ay*by + az*bz
+	d := float64(ax*bx) + float64(ay*by) + float64(az*bz)
 	if d < -1+1e-12 {
 		return mgl32.Quat{W: 0, V: AnyPerpendicular(mgl32.Vec3{float32(ax), float32(ay), float32(az)})}
 	}
 	// q = (1 + a·b, a×b) normalised: the half-angle construction.
 	w := 1 + d
-	cx, cy, cz := ay*bz-az*by, az*bx-ax*bz, ax*by-ay*bx
-	n := math.Sqrt(w*w + cx*cx + cy*cy + cz*cz)
+	cx, cy, cz := float64(ay*bz)-float64(az*by), float64(az*bx)-float64(ax*bz), float64(ax*by)-float64(ay*bx)
+	n := math.Sqrt(float64(w*w) + float64(cx*cx) + float64(cy*cy) + float64(cz*cz))
 	return mgl32.Quat{W: float32(w / n), V: mgl32.Vec3{float32(cx / n), float32(cy / n), float32(cz / n)}}
 }
 
 // Nlerp interpolates from a towards b by t along the shorter arc and
 // normalises (hemisphere-corrected normalised lerp).
 func Nlerp(a, b mgl32.Quat, t float32) mgl32.Quat {
-	if a.W*b.W+Dot(a.V, b.V) < 0 {
+	if float32(a.W*b.W)+Dot(a.V, b.V) < 0 {
 		b = mgl32.Quat{W: -b.W, V: mgl32.Vec3{-b.V[0], -b.V[1], -b.V[2]}}
 	}
 	q := mgl32.Quat{
-		W: a.W + (b.W-a.W)*t,
+		W: a.W + float32((b.W-a.W)*t),
 		V: LerpVec3(a.V, b.V, t),
 	}
 	n, _ := NormalizeQuat(q)
@@ -197,7 +203,7 @@ func Nlerp(a, b mgl32.Quat, t float32) mgl32.Quat {
 // Slerp interpolates from a towards b by t along the shorter great arc. It
 // falls back to Nlerp for nearly equal rotations, where slerp loses precision.
 func Slerp(a, b mgl32.Quat, t float32) mgl32.Quat {
-	d := a.W*b.W + Dot(a.V, b.V)
+	d := float32(a.W*b.W) + Dot(a.V, b.V)
 	if d < 0 {
 		b = mgl32.Quat{W: -b.W, V: mgl32.Vec3{-b.V[0], -b.V[1], -b.V[2]}}
 		d = -d
@@ -210,8 +216,12 @@ func Slerp(a, b mgl32.Quat, t float32) mgl32.Quat {
 	wa := float32(math.Sin((1-float64(t))*theta) / sinTheta)
 	wb := float32(math.Sin(float64(t)*theta) / sinTheta)
 	q := mgl32.Quat{
-		W: wa*a.W + wb*b.W,
-		V: mgl32.Vec3{wa*a.V[0] + wb*b.V[0], wa*a.V[1] + wb*b.V[1], wa*a.V[2] + wb*b.V[2]},
+		W: float32(wa*a.W) + float32(wb*b.W),
+		V: mgl32.Vec3{
+			float32(wa*a.V[0]) + float32(wb*b.V[0]),
+			float32(wa*a.V[1]) + float32(wb*b.V[1]),
+			float32(wa*a.V[2]) + float32(wb*b.V[2]),
+		},
 	}
 	n, _ := NormalizeQuat(q)
 	return n
@@ -220,7 +230,7 @@ func Slerp(a, b mgl32.Quat, t float32) mgl32.Quat {
 // AngleBetween returns the rotation angle in radians (0..pi) between two unit
 // quaternions.
 func AngleBetween(a, b mgl32.Quat) float32 {
-	d := abs(a.W*b.W + Dot(a.V, b.V))
+	d := abs(float32(a.W*b.W) + Dot(a.V, b.V))
 	if d > 1 {
 		d = 1
 	}

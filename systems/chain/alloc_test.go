@@ -36,3 +36,30 @@ func TestPerFrameKernelsDoNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// Stepping and applying side by side allocates nothing, on the AVX2
+// kernels and on their Go definitions.
+func TestLanesDoNotAllocate(t *testing.T) {
+	forEachLanes(t, func(t *testing.T) {
+		l := newQuadLanes(t, Variable, true)
+		al := newApplyLanes(t, applyLine, Desc{Root: 1, Settings: DefaultSettings()}, 5)
+		cs := l.chains()
+		var q Lanes
+		var poses [LaneCount]*Pose
+		for s, r := range al.rigs {
+			poses[s] = &r.pose
+		}
+		steps := l.frame(t, 0, 1.0/60)
+		if !quadable(l.a, l.a, &cs, l.poses(), &steps) || appliable(al.pool, al.pool, &al.cs, &poses) < 0 {
+			t.Fatal("the lanes do not run side by side: the test proves nothing")
+		}
+		for name, fn := range map[string]func(){
+			"Lanes.StepsIn": func() { q.Shapes(&l.shapes); q.StepsIn(l.a, l.a, &cs, l.poses(), &steps) },
+			"Lanes.ApplyIn": func() { q.ApplyIn(al.pool, al.pool, &al.cs, &poses) },
+		} {
+			if a := testing.AllocsPerRun(50, fn); a != 0 {
+				t.Errorf("%s allocates %v times per run", name, a)
+			}
+		}
+	})
+}

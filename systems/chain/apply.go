@@ -107,7 +107,7 @@ func turn(pose *Pose, w *mgl32.Quat, l, pi, pj *mgl32.Vec3, pb, b int32) (nw, nx
 	t0, t1, t2 := pi[0]-pj[0], pi[1]-pj[1], pi[2]-pj[2]
 	// The lengths do not depend on w: computed apart, they are off the
 	// chain of dependent operations from one particle to the next.
-	la2, lb2 := v0*v0+v1*v1+v2*v2, t0*t0+t1*t1+t2*t2
+	la2, lb2 := float32(v0*v0)+float32(v1*v1)+float32(v2*v2), float32(t0*t0)+float32(t1*t1)+float32(t2*t2)
 	m2 := la2 * lb2
 	m := sqrt32(m2)
 	if b >= 0 {
@@ -123,9 +123,9 @@ func turn(pose *Pose, w *mgl32.Quat, l, pi, pj *mgl32.Vec3, pb, b int32) (nw, nx
 	// vector, the robust float64 one.
 	var rw, rx, ry, rz float32
 	exact := false
-	if hw := m + v0*u0 + v1*u1 + v2*u2; m2 > 1e-24 && m2 < 1e30 && hw > 1e-3*m {
-		c0, c1, c2 := v1*u2-v2*u1, v2*u0-v0*u2, v0*u1-v1*u0
-		k := 1 / sqrt32(hw*hw+c0*c0+c1*c1+c2*c2)
+	if hw := m + float32(v0*u0) + float32(v1*u1) + float32(v2*u2); m2 > 1e-24 && m2 < 1e30 && hw > 1e-3*m {
+		c0, c1, c2 := float32(v1*u2)-float32(v2*u1), float32(v2*u0)-float32(v0*u2), float32(v0*u1)-float32(v1*u0)
+		k := 1 / sqrt32(float32(hw*hw)+float32(c0*c0)+float32(c1*c1)+float32(c2*c2))
 		rw, rx, ry, rz = hw*k, c0*k, c1*k, c2*k
 		exact = true
 	} else {
@@ -136,8 +136,8 @@ func turn(pose *Pose, w *mgl32.Quat, l, pi, pj *mgl32.Vec3, pb, b int32) (nw, nx
 	qw, qx, qy, qz := qmul(L.W, L.V[0], L.V[1], L.V[2], rw, rx, ry, rz)
 	// One Newton step for 1/|q|, as |q| is 1 up to rounding (a
 	// non-unit animated local goes through NormalizeQuat).
-	if d := qw*qw + qx*qx + qy*qy + qz*qz - 1; d < 1e-3 && d > -1e-3 {
-		k := 1 - 0.5*d
+	if d := float32(qw*qw) + float32(qx*qx) + float32(qy*qy) + float32(qz*qz) - 1; d < 1e-3 && d > -1e-3 {
+		k := 1 - float32(0.5*d)
 		*L = mgl32.Quat{W: qw * k, V: mgl32.Vec3{qx * k, qy * k, qz * k}}
 	} else {
 		*L, _ = mathx.NormalizeQuat(mgl32.Quat{W: qw, V: mgl32.Vec3{qx, qy, qz}})
@@ -164,17 +164,19 @@ func moveChild(p *applyView, pose *Pose, i, j int, pb, b int32) {
 // scalars so that it inlines.
 func rotate(w, x, y, z, v0, v1, v2 float32) (float32, float32, float32) {
 	// t = 2 (q.V × v); v' = v + w t + q.V × t
-	t0, t1, t2 := 2*(y*v2-z*v1), 2*(z*v0-x*v2), 2*(x*v1-y*v0)
-	return v0 + w*t0 + y*t2 - z*t1, v1 + w*t1 + z*t0 - x*t2, v2 + w*t2 + x*t1 - y*t0
+	t0, t1, t2 := 2*(float32(y*v2)-float32(z*v1)), 2*(float32(z*v0)-float32(x*v2)), 2*(float32(x*v1)-float32(y*v0))
+	return v0 + float32(w*t0) + float32(y*t2) - float32(z*t1),
+		v1 + float32(w*t1) + float32(z*t0) - float32(x*t2),
+		v2 + float32(w*t2) + float32(x*t1) - float32(y*t0)
 }
 
 // qmul is the Hamilton product a b of two quaternions in scalars (W
 // first), so that it inlines.
 func qmul(aw, ax, ay, az, bw, bx, by, bz float32) (float32, float32, float32, float32) {
-	return aw*bw - ax*bx - ay*by - az*bz,
-		aw*bx + ax*bw + ay*bz - az*by,
-		aw*by + ay*bw + az*bx - ax*bz,
-		aw*bz + az*bw + ax*by - ay*bx
+	return float32(aw*bw) - float32(ax*bx) - float32(ay*by) - float32(az*bz),
+		float32(aw*bx) + float32(ax*bw) + float32(ay*bz) - float32(az*by),
+		float32(aw*by) + float32(ay*bw) + float32(az*bx) - float32(ax*bz),
+		float32(aw*bz) + float32(az*bw) + float32(ax*by) - float32(ay*bx)
 }
 
 // RestoreLocals writes the rest local position and rotation of every chain

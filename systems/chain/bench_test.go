@@ -2,9 +2,12 @@ package chain
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/sway-anim/sway/systems/collide"
 )
 
 // The stress rig's chains, one sub-step: Integrate + Constrain with 3
@@ -195,4 +198,83 @@ func BenchmarkChainFrame(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/stressMoving, "ns/particle")
 	})
+}
+
+// Eight stress-rig characters' chains stepped (one sub-step) and applied
+// as the chain systems do: side by side on the AVX2 kernels, side by side
+// on their Go definitions, and each chain alone (the scalar step and
+// apply), their poses restored before each run.
+func BenchmarkLanes(b *testing.B) {
+	var rigs [LaneCount]*stress
+	pool := &Particles{}
+	var cs [][LaneCount]*Chain
+	for s := range rigs {
+		r := newStress(b, Fixed)
+		rigs[s] = r
+		// Into one pool, each chain's rest data character 0's, as a
+		// store shares them.
+		for k := range r.chains {
+			c := &Chain{}
+			d := Desc{Root: r.pool.Bone[r.chains[k].First], Colliders: []int32{0, 1, 2}, Settings: r.chains[k].Settings}
+			if err := Build(pool, c, &r.rig.skel, &d); err != nil {
+				b.Fatal(err)
+			}
+			if s == 0 {
+				cs = append(cs, [LaneCount]*Chain{})
+			} else {
+				c.RestFirst = cs[k][0].First
+			}
+			cs[k][s] = c
+		}
+	}
+	var poses [LaneCount]*Pose
+	var shapes [LaneCount][]collide.Shape
+	var saved [LaneCount]Pose
+	for f := 1; f < 30; f++ {
+		for s, r := range rigs {
+			r.rig.obj.ObjectPos = mgl32.Vec3{float32(s) + float32(0.2*math.Sin(2*float64(f)/60+float64(s))), 0.7, 2.3}
+			r.rig.animate()
+			PlaceColliders(r.shapes, r.descs, r.bones, r.rig.pose)
+			for k := range cs {
+				n := PrepareIn(pool, pool, cs[k][s], &r.rig.pose, &r.rig.obj)
+				StepsIn(pool, pool, cs[k][s], &r.rig.pose, n, r.shapes)
+			}
+		}
+	}
+	for s, r := range rigs {
+		r.rig.animate()
+		poses[s], shapes[s], saved[s] = &r.rig.pose, r.shapes, clonePose(r.rig.pose)
+	}
+	steps := [LaneCount]int{1, 1, 1, 1, 1, 1, 1, 1}
+	for _, kind := range []string{"avx2", "go", "alone"} {
+		b.Run("lanes="+kind, func(b *testing.B) {
+			if kind == "avx2" && !hasAVX2 {
+				b.Skip(noAVX2)
+			}
+			setAVX2(b, kind == "avx2")
+			var q Lanes
+			q.Shapes(&shapes)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for s, p := range poses {
+					copy(p.LocalPos, saved[s].LocalPos)
+					copy(p.LocalRot, saved[s].LocalRot)
+					copy(p.WorldRot, saved[s].WorldRot)
+				}
+				for k := range cs {
+					if kind == "alone" {
+						for s, c := range cs[k] {
+							StepsIn(pool, pool, c, poses[s], 1, shapes[s])
+							ApplyIn(pool, pool, c, poses[s])
+						}
+						continue
+					}
+					q.StepsIn(pool, pool, &cs[k], &poses, &steps)
+					q.ApplyIn(pool, pool, &cs[k], &poses)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(LaneCount*stressMoving), "ns/particle")
+		})
+	}
 }

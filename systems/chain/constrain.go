@@ -110,7 +110,7 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator, a
 		if fuse {
 			q := &prev[i]
 			a := kp.inert
-			r0, r1, r2 := m0*a, m1*a, m2*a
+			r0, r1, r2 := float32(m0*a), float32(m1*a), float32(m2*a)
 			keep, fs := kp.keep, kp.fs
 			if hit[i] {
 				keep, fs = kp.keepHit, kp.fsHit
@@ -119,7 +119,7 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator, a
 			keep *= vs
 			q0, q1, q2 := q[0], q[1], q[2]
 			q[0], q[1], q[2] = x0+r0, x1+r1, x2+r2
-			x0, x1, x2 = x0+(x0-q0)*keep+f0*fs+r0, x1+(x1-q1)*keep+f1*fs+r1, x2+(x2-q2)*keep+f2*fs+r2
+			x0, x1, x2 = x0+float32((x0-q0)*keep)+float32(f0*fs)+r0, x1+float32((x1-q1)*keep)+float32(f1*fs)+r1, x2+float32((x2-q2)*keep)+float32(f2*fs)+r2
 		}
 		j := parent[i]
 		if uint(j) >= uint(i) {
@@ -136,16 +136,16 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator, a
 		o0, o1, o2 := ka.o0, ka.o1, ka.o2
 		rest0, rest1, rest2 := p0+o0, p1+o1, p2+o2
 		e := kp.e
-		x0 += (rest0 - x0) * e
-		x1 += (rest1 - x1) * e
-		x2 += (rest2 - x2) * e
+		x0 += float32((rest0 - x0) * e)
+		x1 += float32((rest1 - x1) * e)
+		x2 += float32((rest2 - x2) * e)
 		// Compared squared: the root is only needed when the stiffness
 		// limit acts, which low stiffness rarely makes it do.
 		// rl*sk: +Inf or NaN (rl 0, no limit) compare false.
-		if d0, d1, d2, maxLen := rest0-x0, rest1-x1, rest2-x2, ka.rl*kp.sk; d0*d0+d1*d1+d2*d2 > maxLen*maxLen {
-			l := sqrt32(d0*d0 + d1*d1 + d2*d2)
+		if d0, d1, d2, maxLen := rest0-x0, rest1-x1, rest2-x2, ka.rl*kp.sk; float32(d0*d0)+float32(d1*d1)+float32(d2*d2) > maxLen*maxLen {
+			l := sqrt32(float32(d0*d0) + float32(d1*d1) + float32(d2*d2))
 			s := (l - maxLen) / l
-			x0, x1, x2 = x0+d0*s, x1+d1*s, x2+d2*s
+			x0, x1, x2 = x0+float32(d0*s), x1+float32(d1*s), x2+float32(d2*s)
 		}
 		// Colliders: tested inline, pushed out of line (a call only where
 		// a particle touches one).
@@ -154,10 +154,10 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator, a
 			continue
 		}
 		rl := ka.rl
-		if d0, d1, d2 := p0-x0, p1-x1, p2-x2; d0*d0+d1*d1+d2*d2 > mathx.Epsilon {
-			l := sqrt32(d0*d0 + d1*d1 + d2*d2)
+		if d0, d1, d2 := p0-x0, p1-x1, p2-x2; dot3(d0, d1, d2) > mathx.Epsilon {
+			l := sqrt32(dot3(d0, d1, d2))
 			s := (l - rl) / l
-			x0, x1, x2 = x0+d0*s, x1+d1*s, x2+d2*s
+			x0, x1, x2 = x0+float32(d0*s), x1+float32(d1*s), x2+float32(d2*s)
 		} else {
 			x0, x1, x2 = p0+o0, p1+o1, p2+o2
 		}
@@ -186,8 +186,8 @@ func (k *constrainer) finish(i int, x0, x1, x2, p0, p1, p2 float32, mask uint32)
 	}
 	if k.freeze {
 		f := &k.axis[i]
-		d := (x0-p0)*f[0] + (x1-p1)*f[1] + (x2-p2)*f[2]
-		x0, x1, x2 = x0-f[0]*d, x1-f[1]*d, x2-f[2]*d
+		d := float32((x0-p0)*f[0]) + float32((x1-p1)*f[1]) + float32((x2-p2)*f[2])
+		x0, x1, x2 = x0-float32(f[0]*d), x1-float32(f[1]*d), x2-float32(f[2]*d)
 	}
 	x0, x1, x2 = keepLength3(x0, x1, x2, p0, p1, p2, ka.o0, ka.o1, ka.o2, ka.rl)
 	k.again(i, x0, x1, x2, p0, p1, p2, mask, touched)
@@ -206,9 +206,9 @@ func (k *constrainer) again(i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, 
 			// can be that much farther from the root. Past the reach the
 			// colliders were culled for, cull again with room to spare.
 			d0, d1, d2 := y0-x0, y1-x1, y2-x2
-			k.slack += sqrt32(d0*d0 + d1*d1 + d2*d2)
+			k.slack += sqrt32(dot3(d0, d1, d2))
 			if !(k.reach+k.slack <= k.cl.reach) {
-				k.cl.set(k.colliders, k.shapes, p.Pos[0], (k.reach+2*k.slack)*(1+cullMargin))
+				k.cl.set(k.colliders, k.shapes, p.Pos[0], (k.reach+float32(2*k.slack))*(1+cullMargin))
 			}
 			x0, x1, x2, touched = y0, y1, y2, true
 		}
@@ -229,13 +229,17 @@ func (k *constrainer) again(i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, 
 // length).
 func keepLength3(x0, x1, x2, p0, p1, p2, o0, o1, o2, rl float32) (float32, float32, float32) {
 	d0, d1, d2 := p0-x0, p1-x1, p2-x2
-	if l2 := d0*d0 + d1*d1 + d2*d2; l2 > mathx.Epsilon {
+	if l2 := dot3(d0, d1, d2); l2 > mathx.Epsilon {
 		l := sqrt32(l2)
 		s := (l - rl) / l
-		return x0 + d0*s, x1 + d1*s, x2 + d2*s
+		return x0 + float32(d0*s), x1 + float32(d1*s), x2 + float32(d2*s)
 	}
 	return p0 + o0, p1 + o1, p2 + o2
 }
+
+// dot3 is d0*d0 + d1*d1 + d2*d2, each product rounded before the sums (see
+// the package doc, "Same bits in every build").
+func dot3(d0, d1, d2 float32) float32 { return float32(d0*d0) + float32(d1*d1) + float32(d2*d2) }
 
 // finite3 reports whether x0, x1 and x2 are all finite: x-x is 0 for a
 // finite x and NaN otherwise.

@@ -74,11 +74,11 @@ func sphereOf(s *collide.Shape, inf float32) sphere {
 	if s.Kind != collide.Sphere {
 		// A capsule: the sphere around its middle.
 		u0, u1, u2 := s.B[0]-c0, s.B[1]-c1, s.B[2]-c2
-		c0, c1, c2 = c0+u0*0.5, c1+u1*0.5, c2+u2*0.5
+		c0, c1, c2 = c0+float32(u0*0.5), c1+float32(u1*0.5), c2+float32(u2*0.5)
 		if s.RB > r {
 			r = s.RB
 		}
-		r += 0.5 * sqrt32(u0*u0+u1*u1+u2*u2)
+		r += float32(0.5 * sqrt32(dot3(u0, u1, u2)))
 	}
 	return sphere{c0: c0, c1: c1, c2: c2, r: r}
 }
@@ -125,13 +125,13 @@ func segmentOf(s *collide.Shape, b *sphere, inf float32) segment {
 			return segment{a0: b.c0, a1: b.c1, a2: b.c2, rm: inf}
 		}
 		u0, u1, u2 := s.B[0]-s.A[0], s.B[1]-s.A[1], s.B[2]-s.A[2]
-		l2 := u0*u0 + u1*u1 + u2*u2
+		l2 := dot3(u0, u1, u2)
 		if l2 > 1e-12 {
 			g.u0, g.u1, g.u2, g.inv = u0, u1, u2, 1/l2
 		}
 		// The length from the bounding sphere, whose radius is half
 		// of it plus the larger radius: no second root.
-		g.rm += 2 * (b.r - g.rm) * refineMargin
+		g.rm += float32(2 * (b.r - g.rm) * refineMargin)
 	}
 	g.rm *= refineGrow
 	return g
@@ -141,16 +141,16 @@ func segmentOf(s *collide.Shape, b *sphere, inf float32) segment {
 // (see segment).
 func (g *segment) near(x0, x1, x2, r float32) bool {
 	d0, d1, d2 := x0-g.a0, x1-g.a1, x2-g.a2
-	t := (d0*g.u0 + d1*g.u1 + d2*g.u2) * g.inv
+	t := (float32(d0*g.u0) + float32(d1*g.u1) + float32(d2*g.u2)) * g.inv
 	if !(t > 0) {
 		t = 0
 	}
 	if !(t < 1) {
 		t = 1
 	}
-	e0, e1, e2 := d0-g.u0*t, d1-g.u1*t, d2-g.u2*t
-	lim := g.rm + r*refineGrow
-	return e0*e0+e1*e1+e2*e2 < lim*lim
+	e0, e1, e2 := d0-float32(g.u0*t), d1-float32(g.u1*t), d2-float32(g.u2*t)
+	lim := g.rm + float32(r*refineGrow)
+	return dot3(e0, e1, e2) < lim*lim
 }
 
 // gap returns the distance from root to the sphere, -inf for an open one.
@@ -159,7 +159,7 @@ func (b *sphere) gap(root mgl32.Vec3, inf float32) float32 {
 		return -inf
 	}
 	d0, d1, d2 := b.c0-root[0], b.c1-root[1], b.c2-root[2]
-	return sqrt32(d0*d0+d1*d1+d2*d2) - b.r
+	return sqrt32(dot3(d0, d1, d2)) - b.r
 }
 
 // bound returns the bounding sphere (centre c, radius r) of s and its gap
@@ -185,7 +185,7 @@ func (cl *culled) reachable(path, reach, p0, p1, p2 float32) uint32 {
 			continue
 		}
 		d0, d1, d2 := p0-cl.c0[k], p1-cl.c1[k], p2-cl.c2[k]
-		if lim := cl.r[k] + reach; d0*d0+d1*d1+d2*d2 < lim*lim {
+		if lim := cl.r[k] + reach; dot3(d0, d1, d2) < lim*lim {
 			mask |= 1 << k
 		}
 	}
@@ -200,7 +200,9 @@ func (cl *culled) hits(mask uint32, x0, x1, x2, r float32) bool {
 	for ; mask != 0; mask &= mask - 1 {
 		k := bits.TrailingZeros32(mask) & (maxCull - 1)
 		d0, d1, d2 := x0-cl.c0[k], x1-cl.c1[k], x2-cl.c2[k]
-		if lim := cl.r[k] + r; d0*d0+d1*d1+d2*d2 < lim*lim {
+		// Written out, not dot3: it would take hits past the inlining
+		// budget.
+		if lim := cl.r[k] + r; float32(d0*d0)+float32(d1*d1)+float32(d2*d2) < lim*lim {
 			return true
 		}
 	}
@@ -216,7 +218,7 @@ func (cl *culled) push(idx []int32, shapes []collide.Shape, mask uint32, x0, x1,
 	for ; mask != 0; mask &= mask - 1 {
 		k := bits.TrailingZeros32(mask) & (maxCull - 1)
 		d0, d1, d2 := x0-cl.c0[k], x1-cl.c1[k], x2-cl.c2[k]
-		if lim := cl.r[k] + r; d0*d0+d1*d1+d2*d2 >= lim*lim {
+		if lim := cl.r[k] + r; dot3(d0, d1, d2) >= lim*lim {
 			continue
 		}
 		if s := cl.k[k]; uint(s) < uint(len(shapes)) {
@@ -240,7 +242,7 @@ func (cl *culled) push(idx []int32, shapes []collide.Shape, mask uint32, x0, x1,
 // reachOf is how far from the root particle any particle can be: the
 // longest path plus the largest particle radius (+Inf if not finite).
 func reachOf(path, rmax, scale float32) float32 {
-	r := path + rmax*scale
+	r := path + float32(rmax*scale)
 	if r-r != 0 {
 		return float32(math.Inf(1))
 	}

@@ -40,7 +40,7 @@ func (c Curve) Eval(t float32) float32 {
 			if !(span > 0) {
 				return k1.V
 			}
-			return k0.V + (k1.V-k0.V)*((t-k0.T)/span)
+			return k0.V + float32((k1.V-k0.V)*((t-k0.T)/span))
 		}
 	}
 	return c[n-1].V

@@ -31,8 +31,9 @@
 //     the frame's rotation and scale worked out once for all of them.
 //   - Lanes.StepsIn steps the same chain of eight characters (chains
 //     sharing rest data, see Chain.RestFirst) side by side, one per SIMD
-//     lane (AVX2 on amd64; without it each alone), with the same bits as
-//     StepsIn on each: systems that step thousands of characters use it;
+//     lane (AVX2 kernels on amd64; their Go definitions elsewhere, under
+//     the purego build tag and on a processor without AVX2), with the
+//     same bits as StepsIn on each: systems that step thousands of characters use it;
 //     which characters share the lanes changes nothing. Lanes.ApplyIn
 //     applies eight such chains side by side in the same way, with the
 //     same bits as ApplyIn on each.
@@ -131,4 +132,18 @@
 // MaxSubSteps to match: at 240 Hz with MaxSubSteps 8 the same test stays
 // within 0.02, 0.01 and 0.02 m (measured 0.012, 0.005 and 0.011 m), at the
 // cost of up to UpdateRate/fps steps per frame (4 at 60 fps).
+//
+// # Same bits in every build
+//
+// A chain's results are the same bits whatever steps it: alone, in any
+// lane beside any neighbours, on the AVX2 kernels or their Go
+// definitions, with any number of workers. They are also the same in
+// every build: every product that is summed is converted first
+// (float32(x*y)), so that Go does not fuse the two into one multiply-add
+// (it may at GOAMD64=v3 and above, and on arm64), which would round once
+// where the AVX2 kernels round twice. .ci/fused lists any fused
+// multiply-add left in the kernels' packages, and TestSameBitsInEveryBuild
+// checks a Fixed-mode run against a hash that every build must give.
+// Variable mode's step-length powers (math.Exp, math.Log) come from the
+// math package: their last bit may differ between machines.
 package chain

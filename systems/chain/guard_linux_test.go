@@ -14,6 +14,7 @@ import (
 // copy as the Go definitions do: each lane's rows end at an inaccessible
 // page (reading 16 bytes of the last particle would fault).
 func TestQuadLoadStoreStopAtTheLastParticle(t *testing.T) {
+	needAVX2(t)
 	guarded := func(n int) ([]mgl32.Vec3, []mgl32.Vec3, []bool) {
 		pos, f1, err := memguard.End[mgl32.Vec3](n)
 		if err != nil {

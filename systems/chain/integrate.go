@@ -34,16 +34,16 @@ func Integrate(p Particles, c *Chain, sub int) {
 		x, q, k := &pos[i], &prev[i], &pk[i*ps]
 		x0, x1, x2 := x[0], x[1], x[2]
 		a := k.inert
-		r0, r1, r2 := m0*a, m1*a, m2*a
+		r0, r1, r2 := float32(m0*a), float32(m1*a), float32(m2*a)
 		keep, fs := k.keep, k.fs
 		if hit[i] {
 			keep, fs = k.keepHit, k.fsHit
 			hit[i] = false
 		}
 		keep *= vs
-		x[0] = x0 + (x0-q[0])*keep + f0*fs + r0
-		x[1] = x1 + (x1-q[1])*keep + f1*fs + r1
-		x[2] = x2 + (x2-q[2])*keep + f2*fs + r2
+		x[0] = x0 + float32((x0-q[0])*keep) + float32(f0*fs) + r0
+		x[1] = x1 + float32((x1-q[1])*keep) + float32(f1*fs) + r1
+		x[2] = x2 + float32((x2-q[2])*keep) + float32(f2*fs) + r2
 		q[0], q[1], q[2] = x0+r0, x1+r1, x2+r2
 	}
 }

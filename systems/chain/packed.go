@@ -50,7 +50,7 @@ func animate(an []animated, p *Particles, pose *Pose) (pathMax float32, ok bool)
 		} else {
 			o = x.Sub(animAt(p, pose, int(j))) // not a tree Build makes
 		}
-		l := sqrt32(o[0]*o[0] + o[1]*o[1] + o[2]*o[2])
+		l := sqrt32(dot3(o[0], o[1], o[2]))
 		pl := an[j].pl + l
 		k.o0, k.o1, k.o2, k.rl, k.pl = o[0], o[1], o[2], l, pl
 		// Compares rather than max, which also orders NaN and -0 (a NaN
@@ -101,7 +101,7 @@ func pack(c *Chain) {
 		k.keep, k.keepHit, k.fs, k.fsHit = 1-d, 1-dh, 1, 1
 		k.e = v.Elasticity
 		k.sk = inf
-		if stiff := 1 + (v.Stiffness-1)*w; stiff > 0 {
+		if stiff := 1 + float32((v.Stiffness-1)*w); stiff > 0 {
 			k.sk = (1 - stiff) * 2
 		}
 		k.r = v.Radius * scale

@@ -157,8 +157,8 @@ func prepare(v *prepView, c *Chain, pose *Pose, f *object) int {
 		rg0, rg1, rg2 := invRotate(&c.restRot, g) // g in the root bone's rest space
 		q := &pose.WorldRot[root]
 		r0, r1, r2 := rotate(q.W, q.V[0], q.V[1], q.V[2], rg0, rg1, rg2)
-		if k := (g[0]*r0 + g[1]*r1 + g[2]*r2) / g2; k > 0 {
-			g = mgl32.Vec3{g[0] - g[0]*k, g[1] - g[1]*k, g[2] - g[2]*k}
+		if k := (float32(g[0]*r0) + float32(g[1]*r1) + float32(g[2]*r2)) / g2; k > 0 {
+			g = mgl32.Vec3{g[0] - float32(g[0]*k), g[1] - float32(g[1]*k), g[2] - float32(g[2]*k)}
 		}
 	}
 	c.force = g.Add(s.Force).Mul(c.scale)
@@ -274,7 +274,7 @@ func (c *Chain) isTeleport(move mgl32.Vec3, cur mgl32.Quat) bool {
 	}
 	// The angle between two rotations is 2 acos(|a·b|).
 	prev := &c.objRot
-	d := prev.W*cur.W + prev.V[0]*cur.V[0] + prev.V[1]*cur.V[1] + prev.V[2]*cur.V[2]
+	d := float32(prev.W*cur.W) + float32(prev.V[0]*cur.V[0]) + float32(prev.V[1]*cur.V[1]) + float32(prev.V[2]*cur.V[2])
 	if d < 0 {
 		d = -d
 	}
@@ -321,19 +321,21 @@ func maxAbs(v mgl32.Vec3) float32 {
 // passing both by value, once per chain and frame.
 func invRotate(q *mgl32.Quat, v mgl32.Vec3) (float32, float32, float32) {
 	w, x, y, z := q.W, -q.V[0], -q.V[1], -q.V[2]
-	tx := 2 * (y*v[2] - z*v[1])
-	ty := 2 * (z*v[0] - x*v[2])
-	tz := 2 * (x*v[1] - y*v[0])
-	return v[0] + w*tx + (y*tz - z*ty), v[1] + w*ty + (z*tx - x*tz), v[2] + w*tz + (x*ty - y*tx)
+	tx := 2 * (float32(y*v[2]) - float32(z*v[1]))
+	ty := 2 * (float32(z*v[0]) - float32(x*v[2]))
+	tz := 2 * (float32(x*v[1]) - float32(y*v[0]))
+	return v[0] + float32(w*tx) + (float32(y*tz) - float32(z*ty)),
+		v[1] + float32(w*ty) + (float32(z*tx) - float32(x*tz)),
+		v[2] + float32(w*tz) + (float32(x*ty) - float32(y*tx))
 }
 
 // normalized returns q/|q| for a q of length near 1 with one Newton step
 // (no root), and through mathx.NormalizeQuat otherwise (the zero value
 // gives the identity).
 func normalized(w, x, y, z float32) mgl32.Quat {
-	if d := w*w + x*x + y*y + z*z - 1; d < 1e-3 && d > -1e-3 {
+	if d := float32(w*w) + float32(x*x) + float32(y*y) + float32(z*z) - 1; d < 1e-3 && d > -1e-3 {
 		// 1/sqrt(1+d) to second order: the error is below float32's.
-		k := 1 - 0.5*d
+		k := 1 - float32(0.5*d)
 		return mgl32.Quat{W: w * k, V: mgl32.Vec3{x * k, y * k, z * k}}
 	}
 	q, _ := mathx.NormalizeQuat(mgl32.Quat{W: w, V: mgl32.Vec3{x, y, z}})

@@ -13,10 +13,12 @@ import (
 // lane: typically the same chain of eight characters built from one Desc.
 // Their state is copied into columns (element s of every array belongs to
 // the chain in lane s), every sub-step runs particle by particle for the
-// eight at once, and the result is copied back. The lanes compute exactly the
-// operations of Step in the same order, so the result is the same bits as
-// StepsIn on each chain alone; a particle that touches a collider is
-// finished by the same scalar code Step uses.
+// eight at once, and the result is copied back. The lanes compute exactly
+// the operations of Step in the same order, so the result is the same bits
+// as StepsIn on each chain alone; a particle that touches a collider is
+// finished by the same scalar code Step uses. The lane kernels are AVX2
+// assembly on amd64 (quad_amd64.s, quadapply_amd64.s) and their Go
+// definitions (the functions named ...Go) wherever that cannot run.
 //
 // ApplyIn applies eight such chains side by side in the same way.
 //
@@ -100,16 +102,22 @@ type quad struct {
 	// finishes.
 	ax, ay, az [LaneCount]float32
 	// Spill space of the SIMD kernel: the packed step inputs as columns
-	// (t[5..12]; t[0..4] are unused, the animated records being columns
-	// of part).
-	t [16][LaneCount]float32
+	// (tR..tInert, see layout.go).
+	t [tCols][LaneCount]float32
 	// Every lane's particles share one packed record (ps 0): run sets the
-	// kernel's parameter columns (t[5..12]) once, and the SIMD kernel
-	// reads no per-particle record.
+	// kernel's parameter columns (q.t) once, and the SIMD kernel reads no
+	// per-particle record.
 	shared bool
 
 	chains  [LaneCount]*Chain
 	clReach [LaneCount]float32 // the reach each lane's colliders were culled for
+	// first[s] is the first lane that holds lane s's chain (firstLane)
+	// when a lane's chain is in Variable mode, else s: start moves a
+	// Variable chain's root and advances its step (integrator.start
+	// writes the Chain) in that lane only, and gives the lanes that
+	// repeat the chain its columns. In Fixed mode start writes nothing
+	// of the chain, and every lane starts on its own.
+	first [LaneCount]uint8
 
 	// The lanes' shapes (Shapes) and the bounding spheres of the first
 	// maxBounds of each, shape i of every lane in bounds[i] (lane s's
@@ -187,7 +195,7 @@ func (c *segCols) lane(s int) segment {
 // chains than LaneCount are at hand: side by side, its lanes compute the
 // same bits and store them over each other.
 func (q *Lanes) StepsIn(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCount]*Pose, steps *[LaneCount]int) (finite [LaneCount]bool) {
-	if !useQuad || !quadable(rest, sim, cs, poses, steps) {
+	if !quadable(rest, sim, cs, poses, steps) {
 		return q.q.alone(rest, sim, cs, poses, steps)
 	}
 	return q.q.run(rest, sim, cs, poses, steps[0])
@@ -266,30 +274,49 @@ func (q *quad) run(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCoun
 		}
 		return q.alone(rest, sim, cs, poses, &st)
 	}
+	q.first = [LaneCount]uint8{0, 1, 2, 3, 4, 5, 6, 7}
+	variable := false
 	for s, c := range cs {
 		q.chains[s] = c
+		variable = variable || c.variable
 		pk := c.packs()
 		c.reach = reachOf(pathMax[s], c.rmax, c.scale)
 		q.pk[s], q.ps[s] = pk, paramStride(len(pk))
 		q.shared = q.shared && q.ps[s] == 0
 		q.pos[s], q.prev[s], q.hit[s] = &sim.Pos[c.First], &sim.Prev[c.First], &sim.Collided[c.First]
 	}
+	if variable {
+		// Not for Fixed mode alone: finding the repeated chains costs two
+		// per cent of a run of short chains.
+		for s := range cs {
+			q.first[s] = uint8(firstLane(cs, s))
+		}
+	}
 	if q.shared {
-		// The columns the SIMD kernel's ROWS(0, 5, h) and ROWS(16, 9, h)
-		// fill.
+		// The columns the SIMD kernel's ROWS would fill for every
+		// particle.
 		for s := range LaneCount {
 			k := &q.pk[s][0]
-			q.t[5][s], q.t[6][s], q.t[7][s], q.t[8][s] = k.r, k.e, k.sk, k.keep
-			q.t[9][s], q.t[10][s], q.t[11][s], q.t[12][s] = k.keepHit, k.fs, k.fsHit, k.inert
+			q.t[tR][s], q.t[tE][s], q.t[tSK][s], q.t[tKeep][s] = k.r, k.e, k.sk, k.keep
+			q.t[tKeepHit][s], q.t[tFS][s], q.t[tFSHit][s], q.t[tInert][s] = k.keepHit, k.fs, k.fsHit, k.inert
 		}
 	}
 	q.gather()
 	quadLoad(q, n)
+	avx2 := useAVX2
 	for sub := range steps {
 		q.start(sub)
 		for i := 1; i < n; i++ {
 			j := int(parent[i])
-			if m := quadKernel(q, i, j); m != 0 {
+			// The kernel chosen here rather than in a function of its own:
+			// Go would not inline that, and a call per particle costs.
+			var m uint32
+			if avx2 {
+				m = quadKernelAVX2(q, i, j)
+			} else {
+				m = quadKernelGo(q, i, j)
+			}
+			if m != 0 {
 				q.finish(i, j, m)
 			}
 		}
@@ -383,7 +410,7 @@ func (q *quad) animateOne(p *Particles, poses *[LaneCount]*Pose, i int, pathMax 
 func (q *quad) record(s, i, j int, o mgl32.Vec3, pathMax *[LaneCount]float32) {
 	s &= LaneCount - 1
 	P, J := &q.part[i&(quadMaxN-1)], &q.part[j&(quadMaxN-1)]
-	l := sqrt32(o[0]*o[0] + o[1]*o[1] + o[2]*o[2])
+	l := sqrt32(dot3(o[0], o[1], o[2]))
 	pl := J.pl[s] + l
 	P.o0[s], P.o1[s], P.o2[s], P.rl[s], P.pl[s] = o[0], o[1], o[2], l, pl
 	if pl > pathMax[s] {
@@ -463,12 +490,24 @@ func quadStoreGo(q *quad, n int) (bad uint32) {
 }
 
 // start moves each lane's root particle and sets its integration and
-// colliders for sub-step sub, as step and constrain do.
+// colliders for sub-step sub, as step and constrain do. A chain in
+// several lanes starts once, in its first: in Variable mode
+// integrator.start advances the chain's step lengths (prevH), and a
+// second start would rescale the velocity as if the step length had not
+// changed since the first.
 func (q *quad) start(sub int) {
 	P := &q.part[0]
 	var reach [LaneCount]float32
 	for s, c := range q.chains {
 		s &= LaneCount - 1
+		if k := int(q.first[s]) & (LaneCount - 1); k != s {
+			P.x[s], P.y[s], P.z[s] = P.x[k], P.y[k], P.z[k]
+			P.px[s], P.py[s], P.pz[s] = P.px[k], P.py[k], P.pz[k]
+			q.f0[s], q.f1[s], q.f2[s] = q.f0[k], q.f1[k], q.f2[k]
+			q.m0[s], q.m1[s], q.m2[s] = q.m0[k], q.m1[k], q.m2[k]
+			q.vs[s], q.slack[s], reach[s] = q.vs[k], 0, reach[k]
+			continue
+		}
 		if c.variable {
 			pos := mgl32.Vec3{P.x[s], P.y[s], P.z[s]}
 			prev := mgl32.Vec3{P.px[s], P.py[s], P.pz[s]}
@@ -560,7 +599,7 @@ func (q *quad) cull(s int, reach float32) {
 		C := &q.col[k&(maxCull-1)]
 		B := &C.b
 		d0, d1, d2 := B.bc0[s]-P.x[s], B.bc1[s]-P.y[s], B.bc2[s]-P.z[s]
-		gap := sqrt32(d0*d0+d1*d1+d2*d2) - B.br[s]
+		gap := sqrt32(dot3(d0, d1, d2)) - B.br[s]
 		if B.open[s] != 0 {
 			gap = -inf
 		}
@@ -595,7 +634,7 @@ func (q *quad) hits(s int, mask uint32, x0, x1, x2, r float32) bool {
 		}
 		C := &q.col[k&(maxCull-1)]
 		d0, d1, d2 := x0-C.c0[s], x1-C.c1[s], x2-C.c2[s]
-		if lim := C.r[s] + r; d0*d0+d1*d1+d2*d2 < lim*lim {
+		if lim := C.r[s] + r; dot3(d0, d1, d2) < lim*lim {
 			if g := q.segs[C.seg&(2*maxBounds-1)].lane(s); g.near(x0, x1, x2, r) {
 				return true
 			}
@@ -614,7 +653,7 @@ func (q *quad) push(s int, mask uint32, x0, x1, x2, r float32) (float32, float32
 		}
 		C := &q.col[k&(maxCull-1)]
 		d0, d1, d2 := x0-C.c0[s], x1-C.c1[s], x2-C.c2[s]
-		if lim := C.r[s] + r; d0*d0+d1*d1+d2*d2 >= lim*lim {
+		if lim := C.r[s] + r; dot3(d0, d1, d2) >= lim*lim {
 			continue
 		}
 		if i := idx[k]; uint(i) < uint(len(shapes)) {
@@ -628,7 +667,7 @@ func (q *quad) push(s int, mask uint32, x0, x1, x2, r float32) (float32, float32
 }
 
 // finish completes particle i (parent j) of the lanes in m (see
-// quadKernel) with the scalar code of constrainer.finish and again.
+// quadKernelGo) with the scalar code of constrainer.finish and again.
 func (q *quad) finish(i, j int, m uint32) {
 	P, J := &q.part[i&(quadMaxN-1)], &q.part[j&(quadMaxN-1)]
 	for s := range LaneCount {
@@ -668,9 +707,9 @@ func (q *quad) again(s, i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, touc
 	// first, as the scalar again has (there it saves a call).
 	if y0, y1, y2, moved := q.push(s, mask, x0, x1, x2, r); moved {
 		d0, d1, d2 := y0-x0, y1-x1, y2-x2
-		q.slack[s] += sqrt32(d0*d0 + d1*d1 + d2*d2)
+		q.slack[s] += sqrt32(dot3(d0, d1, d2))
 		if reach := q.chains[s].reach; !(reach+q.slack[s] <= q.clReach[s]) {
-			q.cull(s, (reach+2*q.slack[s])*(1+cullMargin))
+			q.cull(s, (reach+float32(2*q.slack[s]))*(1+cullMargin))
 		}
 		x0, x1, x2, touched = y0, y1, y2, true
 	}
@@ -684,8 +723,14 @@ func (q *quad) again(s, i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, touc
 	P.x[s], P.y[s], P.z[s] = x0, x1, x2
 }
 
-// quadKernelGo is quadKernel in Go, lane by lane: the definition the SIMD
-// kernel follows.
+// quadKernelGo is the step kernel in Go, lane by lane: the definition the SIMD
+// kernel follows. It steps particle i, whose parent is j < i, of the
+// eight lanes: integration, elasticity and stiffness, the collider test,
+// keep-length, the collider test again and the finite check. It stores
+// every lane's result and returns the lanes the scalar code must finish
+// (quad.finish): bit s for a lane whose stage-A position (q.ax..) touches
+// a collider, bit 8+s for one whose kept-length position touches one, bit
+// 16+s for one whose result is not finite.
 func quadKernelGo(q *quad, i, j int) uint32 {
 	P, J := &q.part[i&(quadMaxN-1)], &q.part[j&(quadMaxN-1)]
 	var m uint32
@@ -694,7 +739,7 @@ func quadKernelGo(q *quad, i, j int) uint32 {
 		// Integrate.
 		x0, x1, x2 := P.x[s], P.y[s], P.z[s]
 		a := kp.inert
-		r0, r1, r2 := q.m0[s]*a, q.m1[s]*a, q.m2[s]*a
+		r0, r1, r2 := float32(q.m0[s]*a), float32(q.m1[s]*a), float32(q.m2[s]*a)
 		keep, fs := kp.keep, kp.fs
 		if P.hit[s] != 0 {
 			keep, fs = kp.keepHit, kp.fsHit
@@ -703,7 +748,7 @@ func quadKernelGo(q *quad, i, j int) uint32 {
 		keep *= q.vs[s]
 		q0, q1, q2 := P.px[s], P.py[s], P.pz[s]
 		P.px[s], P.py[s], P.pz[s] = x0+r0, x1+r1, x2+r2
-		x0, x1, x2 = x0+(x0-q0)*keep+q.f0[s]*fs+r0, x1+(x1-q1)*keep+q.f1[s]*fs+r1, x2+(x2-q2)*keep+q.f2[s]*fs+r2
+		x0, x1, x2 = x0+float32((x0-q0)*keep)+float32(q.f0[s]*fs)+r0, x1+float32((x1-q1)*keep)+float32(q.f1[s]*fs)+r1, x2+float32((x2-q2)*keep)+float32(q.f2[s]*fs)+r2
 		p0, p1, p2 := J.x[s], J.y[s], J.z[s]
 		// The colliders in reach of the parent.
 		path, reach := ka.pl+kp.r+q.slack[s], ka.rl+kp.r
@@ -712,7 +757,7 @@ func quadKernelGo(q *quad, i, j int) uint32 {
 			C := &q.col[k&(maxCull-1)]
 			C.reach[s] = 0
 			d0, d1, d2 := p0-C.c0[s], p1-C.c1[s], p2-C.c2[s]
-			if lim := C.r[s] + reach; C.gap[s] < path && d0*d0+d1*d1+d2*d2 < lim*lim {
+			if lim := C.r[s] + reach; C.gap[s] < path && dot3(d0, d1, d2) < lim*lim {
 				C.reach[s] = ^uint32(0)
 				mask |= 1 << k
 			}
@@ -721,13 +766,13 @@ func quadKernelGo(q *quad, i, j int) uint32 {
 		o0, o1, o2 := ka.o0, ka.o1, ka.o2
 		rest0, rest1, rest2 := p0+o0, p1+o1, p2+o2
 		e := kp.e
-		x0 += (rest0 - x0) * e
-		x1 += (rest1 - x1) * e
-		x2 += (rest2 - x2) * e
-		if d0, d1, d2, maxLen := rest0-x0, rest1-x1, rest2-x2, ka.rl*kp.sk; d0*d0+d1*d1+d2*d2 > maxLen*maxLen {
-			l := sqrt32(d0*d0 + d1*d1 + d2*d2)
+		x0 += float32((rest0 - x0) * e)
+		x1 += float32((rest1 - x1) * e)
+		x2 += float32((rest2 - x2) * e)
+		if d0, d1, d2, maxLen := rest0-x0, rest1-x1, rest2-x2, ka.rl*kp.sk; dot3(d0, d1, d2) > maxLen*maxLen {
+			l := sqrt32(dot3(d0, d1, d2))
 			s := (l - maxLen) / l
-			x0, x1, x2 = x0+d0*s, x1+d1*s, x2+d2*s
+			x0, x1, x2 = x0+float32(d0*s), x1+float32(d1*s), x2+float32(d2*s)
 		}
 		q.ax[s], q.ay[s], q.az[s] = x0, x1, x2
 		if q.hits(s, mask, x0, x1, x2, kp.r) {
@@ -746,19 +791,3 @@ func quadKernelGo(q *quad, i, j int) uint32 {
 	}
 	return m
 }
-
-// The SIMD kernel reads a packed record as 8 consecutive float32, in this
-// order, and a quadPart as 13 columns of LaneCount. Each index
-// below is a constant that must be 0: any other value fails to compile.
-var (
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.r)]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.e)-4]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.sk)-8]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.keep)-12]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.keepHit)-16]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.fs)-20]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.fsHit)-24]
-	_ = [1]struct{}{}[unsafe.Offsetof(packed{}.inert)-28]
-	_ = [1]struct{}{}[unsafe.Sizeof(packed{})-32]
-	_ = [1]struct{}{}[unsafe.Sizeof(quadPart{})-416]
-)

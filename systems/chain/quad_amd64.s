@@ -1,4 +1,4 @@
-//go:build amd64 && !purego && !amd64.v3
+//go:build amd64 && !purego
 
 #include "textflag.h"
 #include "go_asm.h"
@@ -14,6 +14,11 @@
 // function that touches a YMM register clears the upper halves
 // (VZEROUPPER) before it returns, so the SSE code that follows pays no
 // transition.
+//
+// Every offset into the lanes' records comes from go_asm.h (the Go
+// declarations) and every spill column from layout.go's constants:
+// layout.go describes the layout these kernels assume and how to change
+// the step; TestKernelLayout checks both.
 
 SPLAT8(eps, 0x2b8cbccc)  // float32(1e-12), mathx.Epsilon
 SPLAT8(one, 0x3f800000)
@@ -61,7 +66,7 @@ loop:
 // PPNEXT moves AX and SI to the next particle and loops while DX counts
 // particles before the last.
 #define PPNEXT(loop) \
-	ADDQ $12, AX; \
+	ADDQ $const_vec3Bytes, AX; \
 	ADDQ $quadPart__size, SI; \
 	DECQ DX; \
 	JNZ  loop
@@ -188,8 +193,8 @@ llast: \
 	MOVQ   pathMax+48(FP), AX; \
 	MOVUPS X14, h(AX)
 
-// func quadLoad(q *quad, n int)
-TEXT ·quadLoad(SB), NOSPLIT, $0-16
+// func quadLoadAVX2(q *quad, n int)
+TEXT ·quadLoadAVX2(SB), NOSPLIT, $0-16
 	MOVQ q+0(FP), DI
 	MOVQ n+8(FP), CX
 	LOADHALF(0, lpp0, llast0, hit0)
@@ -207,8 +212,8 @@ TEXT ·quadLoad(SB), NOSPLIT, $0-16
 	MOVMSKPS X7, AX; \
 	XORL     $15, AX
 
-// func quadStore(q *quad, n int) uint32
-TEXT ·quadStore(SB), NOSPLIT, $0-20
+// func quadStoreAVX2(q *quad, n int) uint32
+TEXT ·quadStoreAVX2(SB), NOSPLIT, $0-20
 	MOVQ q+0(FP), DI
 	MOVQ n+8(FP), CX
 	STOREHALF(0, spp0, slast0, shit0)
@@ -229,16 +234,16 @@ TEXT ·quadStore(SB), NOSPLIT, $0-20
 	MOVUPS    off(R10), X2; \
 	MOVUPS    off(R11), X3; \
 	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
-	MOVUPS    X1, (quad_t+32*(k0)+(h))(DI); \
-	MOVUPS    X5, (quad_t+32*(k0+1)+(h))(DI); \
-	MOVUPS    X3, (quad_t+32*(k0+2)+(h))(DI); \
-	MOVUPS    X2, (quad_t+32*(k0+3)+(h))(DI)
+	MOVUPS    X1, (quad_t+const_colBytes*(k0)+(h))(DI); \
+	MOVUPS    X5, (quad_t+const_colBytes*(k0+1)+(h))(DI); \
+	MOVUPS    X3, (quad_t+const_colBytes*(k0+2)+(h))(DI); \
+	MOVUPS    X2, (quad_t+const_colBytes*(k0+3)+(h))(DI)
 
 // PACKED sets r to lane s's packed record at AX bytes times its stride.
 #define PACKED(s, r) \
-	MOVQ  (quad_ps+8*(s))(DI), r; \
+	MOVQ  (quad_ps+const_intBytes*(s))(DI), r; \
 	IMULQ AX, r; \
-	ADDQ  (quad_pk+24*(s))(DI), r
+	ADDQ  (quad_pk+const_sliceBytes*(s))(DI), r
 
 // The animated record's columns in the particle (SI), and the packed
 // fields' columns in q.t.
@@ -247,14 +252,14 @@ TEXT ·quadStore(SB), NOSPLIT, $0-20
 #define T_O2 quadPart_o2(SI)
 #define T_RL quadPart_rl(SI)
 #define T_PL quadPart_pl(SI)
-#define T_R (quad_t+32*5)(DI)
-#define T_E (quad_t+32*6)(DI)
-#define T_SK (quad_t+32*7)(DI)
-#define T_KEEP (quad_t+32*8)(DI)
-#define T_KEEPHIT (quad_t+32*9)(DI)
-#define T_FS (quad_t+32*10)(DI)
-#define T_FSHIT (quad_t+32*11)(DI)
-#define T_INERT (quad_t+32*12)(DI)
+#define T_R (quad_t+const_colBytes*const_tR)(DI)
+#define T_E (quad_t+const_colBytes*const_tE)(DI)
+#define T_SK (quad_t+const_colBytes*const_tSK)(DI)
+#define T_KEEP (quad_t+const_colBytes*const_tKeep)(DI)
+#define T_KEEPHIT (quad_t+const_colBytes*const_tKeepHit)(DI)
+#define T_FS (quad_t+const_colBytes*const_tFS)(DI)
+#define T_FSHIT (quad_t+const_colBytes*const_tFSHit)(DI)
+#define T_INERT (quad_t+const_colBytes*const_tInert)(DI)
 
 // SELECT sets d to m ? a : d, m a mask (each element all ones or all
 // zeros: the blend reads its sign bit).
@@ -366,8 +371,8 @@ next: \
 	DECQ   R10; \
 	JNZ    loop
 
-// func quadKernel(q *quad, i, j int) uint32
-TEXT ·quadKernel(SB), NOSPLIT, $0-28
+// func quadKernelAVX2(q *quad, i, j int) uint32
+TEXT ·quadKernelAVX2(SB), NOSPLIT, $0-28
 	MOVQ q+0(FP), DI
 	MOVQ i+8(FP), CX
 	MOVQ j+16(FP), DX
@@ -381,14 +386,14 @@ TEXT ·quadKernel(SB), NOSPLIT, $0-28
 	PACKED(1, R9)
 	PACKED(2, R10)
 	PACKED(3, R11)
-	ROWS(0, 5, 0)
-	ROWS(16, 9, 0)
+	ROWS(packed_r, const_tR, 0)
+	ROWS(packed_keepHit, const_tKeepHit, 0)
 	PACKED(4, R8)
 	PACKED(5, R9)
 	PACKED(6, R10)
 	PACKED(7, R11)
-	ROWS(0, 5, 16)
-	ROWS(16, 9, 16)
+	ROWS(packed_r, const_tR, 16)
+	ROWS(packed_keepHit, const_tKeepHit, 16)
 
 packed:
 
@@ -605,12 +610,12 @@ finite:
 SPLAT8(ninf, 0xff800000) // -Inf
 SPLAT8(qnan, 0x7fc00000) // float32(math.NaN())
 
-// func quadCull(q *quad, reach *[QuadLanes]float32)
+// func quadCullAVX2(q *quad, reach *[QuadLanes]float32)
 //
 // Per listed collider: gap = sqrt(|b - root|²) - br, -Inf where open; it
 // is kept where gap < reach or gap == -Inf, its columns then the sphere
 // and gap, else zero and NaN.
-TEXT ·quadCull(SB), NOSPLIT, $0-16
+TEXT ·quadCullAVX2(SB), NOSPLIT, $0-16
 	MOVQ    q+0(FP), DI
 	MOVQ    reach+8(FP), AX
 	VMOVUPS (AX), Y7
@@ -748,11 +753,11 @@ loop: \
 	JMP     own; \
 loadparent: \
 	MOVLQSX (R12)(DX*4), BX; \
-	IMUL3Q  $12, BX, BX; \
+	IMUL3Q  $const_vec3Bytes, BX, BX; \
 	LANEPOS(BX, X9, X10, X11); \
 own: \
 	MOVLQSX (R12)(CX*4), AX; \
-	IMUL3Q  $12, AX, AX; \
+	IMUL3Q  $const_vec3Bytes, AX, AX; \
 	LANEPOS(AX, X6, X7, X8); \
 	MOVAPS X6, X12; \
 	MOVAPS X7, X13; \
@@ -766,11 +771,11 @@ own: \
 	JLT  loop; \
 done:
 
-// func quadAnimate(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[QuadLanes]float32)
+// func quadAnimateAVX2(q *quad, lp *quadPoses, bone, parent *int32, lo, hi int, pathMax *[QuadLanes]float32)
 //
 // For each particle: the parent particle j (DX) and its bone's offset
 // (BX), the particle's bone's offset (AX); o = x - parent's x (X6..X8).
-TEXT ·quadAnimate(SB), NOSPLIT, $0-56
+TEXT ·quadAnimateAVX2(SB), NOSPLIT, $0-56
 	MOVQ q+0(FP), DI
 	MOVQ bone+16(FP), R12
 	MOVQ parent+24(FP), R13
@@ -793,7 +798,7 @@ TEXT ·quadAnimate(SB), NOSPLIT, $0-56
 // (X12..X15; a Quat is W first) and scale (X1, X5, X3).
 #define ENDPOSE(h) \
 	POSLANES(BX, h); \
-	IMUL3Q $12, CX, R12; \
+	IMUL3Q $const_vec3Bytes, CX, R12; \
 	SHLQ   $4, CX; \
 	LANEPOS(R12, X9, X10, X11); \
 	MOVQ   (quadPoses_wr+2*(h)+0)(BX), AX; \
@@ -888,8 +893,8 @@ TEXT ·quadAnimate(SB), NOSPLIT, $0-56
 	MOVAPS X2, X7; \
 	MOVAPS X1, X8
 
-// func quadAnimateEnd(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[QuadLanes]float32)
-TEXT ·quadAnimateEnd(SB), NOSPLIT, $0-56
+// func quadAnimateEndAVX2(q *quad, lp *quadPoses, local *mgl32.Vec3, i, j, pb int, pathMax *[QuadLanes]float32)
+TEXT ·quadAnimateEndAVX2(SB), NOSPLIT, $0-56
 	MOVQ q+0(FP), DI
 
 	// Lanes 0..3, then 4..7: their parent bone's frame, the end

@@ -49,9 +49,11 @@ func newQuadLanesWith(t *testing.T, mode StepMode, plane bool, tweak func(s int,
 		l.shapes[s] = make([]collide.Shape, len(l.descs))
 		set := DefaultSettings()
 		set.Mode = mode
+		// float32(...): the same settings in every build (see
+		// TestSameBitsInEveryBuild).
 		k := float32(s) / 2
-		set.Damping, set.Elasticity, set.Stiffness = 0.05+0.05*k, 0.02*k, 0.1*k
-		set.Inert, set.Friction, set.Radius = 0.2*k, 0.3, 0.02+0.01*k
+		set.Damping, set.Elasticity, set.Stiffness = 0.05+float32(0.05*k), 0.02*k, 0.1*k
+		set.Inert, set.Friction, set.Radius = 0.2*k, 0.3, 0.02+float32(0.01*k)
 		set.Gravity = mgl32.Vec3{0, -0.004 * (k + 1), 0}
 		set.Force = mgl32.Vec3{0.001 * k, 0, 0}
 		if tweak != nil {
@@ -148,7 +150,9 @@ func (l *quadLanes) stepBoth(t *testing.T, f int, dt float32, q *Lanes, cs *[Lan
 // a plane, in both step modes, and with lanes whose particles each have
 // their own parameters (curves) beside lanes whose particles share them;
 // the Lanes's scratch is filled with random bits before every frame.
-func TestQuadMatchesStepsIn(t *testing.T) {
+func TestQuadMatchesStepsIn(t *testing.T) { forEachLanes(t, testQuadMatchesStepsIn) }
+
+func testQuadMatchesStepsIn(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	curves := func(s int, set *Settings) {
 		if s%2 == 1 {
@@ -201,6 +205,10 @@ func TestQuadMatchesStepsIn(t *testing.T) {
 // their bounding sphere when culled: the result is still StepsIn's, and
 // the quad still runs (and its particles touch those colliders).
 func TestQuadCollidersPastBoundedShapes(t *testing.T) {
+	forEachLanes(t, testQuadCollidersPastBoundedShapes)
+}
+
+func testQuadCollidersPastBoundedShapes(t *testing.T) {
 	l := newQuadLanes(t, Fixed, true)
 	// maxBounds far-away spheres first, so the chains' colliders are the
 	// shapes maxBounds.. of each lane.
@@ -225,6 +233,10 @@ func TestQuadCollidersPastBoundedShapes(t *testing.T) {
 // shapes of one listed collider differ from lane to lane) still give
 // StepsIn's result.
 func TestQuadLanesListingCollidersInOtherOrders(t *testing.T) {
+	forEachLanes(t, testQuadLanesListingCollidersInOtherOrders)
+}
+
+func testQuadLanesListingCollidersInOtherOrders(t *testing.T) {
 	l := newQuadLanes(t, Fixed, true)
 	orders := [LaneCount][]int32{{0, 1, 2}, {2, 0, 1}, {1, 2, 0}, {0, 2, 1}, {0, 1, 2}, {1, 0, 2}, {2, 1, 0}, {0, 1, 2}}
 	var cs [LaneCount]*Chain
@@ -238,7 +250,9 @@ func TestQuadLanesListingCollidersInOtherOrders(t *testing.T) {
 // A lane whose state is not finite is repaired as StepsIn repairs it, and
 // the other lanes are untouched by it. Both report the lanes left not
 // finite (a NaN position stays as the previous one), as a scan finds them.
-func TestQuadRepairsANonFiniteLane(t *testing.T) {
+func TestQuadRepairsANonFiniteLane(t *testing.T) { forEachLanes(t, testQuadRepairsANonFiniteLane) }
+
+func testQuadRepairsANonFiniteLane(t *testing.T) {
 	l := newQuadLanes(t, Fixed, false)
 	var q Lanes
 	var cs [LaneCount]*Chain
@@ -282,7 +296,9 @@ func TestQuadRepairsANonFiniteLane(t *testing.T) {
 
 // Chains of different shapes, or some not stepping, are stepped one by
 // one, with StepsIn's results.
-func TestQuadFallsBackToStepsIn(t *testing.T) {
+func TestQuadFallsBackToStepsIn(t *testing.T) { forEachLanes(t, testQuadFallsBackToStepsIn) }
+
+func testQuadFallsBackToStepsIn(t *testing.T) {
 	l := newQuadLanes(t, Fixed, false)
 	l.ca[3].Settings.Freeze = FreezeX
 	l.cb[3].Settings.Freeze = FreezeX
@@ -312,48 +328,58 @@ func TestQuadFallsBackToStepsIn(t *testing.T) {
 // A chain in several lanes (lanes 5..7 repeat lane 0, as the chain step
 // fills a group of fewer characters) is stepped once, side by side and,
 // when a freeze axis in lane 3 keeps the lanes apart, alone: the result is
-// StepsIn's on each distinct chain.
+// StepsIn's on each distinct chain. In both step modes, the frame time
+// changing from frame to frame (a Variable chain then rescales its
+// velocity to the new step length, once per frame: lanes that repeat it
+// must not rescale it again).
 func TestQuadStepsAChainInSeveralLanesOnce(t *testing.T) {
-	for _, freeze := range []bool{false, true} {
-		l := newQuadLanes(t, Fixed, true)
-		if freeze {
-			l.ca[3].Settings.Freeze, l.cb[3].Settings.Freeze = FreezeX, FreezeX
-			Refresh(l.ca[3].ParticlesIn(l.a, l.a), &l.ca[3])
-			Refresh(l.cb[3].ParticlesIn(l.b, l.b), &l.cb[3])
-		}
-		const distinct = 5
-		var q Lanes
-		quads, touched := 0, 0
-		for f := 0; f < 120; f++ {
-			steps := l.frame(t, f, 1.0/60)
-			cs, poses, shapes := l.chains(), *l.poses(), l.shapes
-			for s := distinct; s < LaneCount; s++ {
-				cs[s], poses[s], shapes[s], steps[s] = cs[0], poses[0], shapes[0], steps[0]
+	forEachLanes(t, testQuadStepsAChainInSeveralLanesOnce)
+}
+
+func testQuadStepsAChainInSeveralLanesOnce(t *testing.T) {
+	dts := []float32{1.0 / 60, 1.0 / 45, 1.0 / 90, 1.0 / 30, 1.0 / 60, 1.0 / 120}
+	for _, mode := range []StepMode{Fixed, Variable} {
+		for _, freeze := range []bool{false, true} {
+			l := newQuadLanes(t, mode, true)
+			if freeze {
+				l.ca[3].Settings.Freeze, l.cb[3].Settings.Freeze = FreezeX, FreezeX
+				Refresh(l.ca[3].ParticlesIn(l.a, l.a), &l.ca[3])
+				Refresh(l.cb[3].ParticlesIn(l.b, l.b), &l.cb[3])
 			}
-			if quadable(l.a, l.a, &cs, &poses, &steps) {
-				quads++
-			}
-			q.Shapes(&shapes)
-			finite := q.StepsIn(l.a, l.a, &cs, &poses, &steps)
-			for s := range distinct {
-				StepsIn(l.b, l.b, &l.cb[s], &l.rigs[s].pose, steps[s], l.shapes[s])
-			}
-			for s := range LaneCount {
-				if !finite[s] {
-					t.Fatalf("freeze %v frame %d: lane %d reported not finite", freeze, f, s)
+			const distinct = 5
+			var q Lanes
+			quads, touched := 0, 0
+			for f := 0; f < 120; f++ {
+				steps := l.frame(t, f, dts[f%len(dts)])
+				cs, poses, shapes := l.chains(), *l.poses(), l.shapes
+				for s := distinct; s < LaneCount; s++ {
+					cs[s], poses[s], shapes[s], steps[s] = cs[0], poses[0], shapes[0], steps[0]
+				}
+				if quadable(l.a, l.a, &cs, &poses, &steps) {
+					quads++
+				}
+				q.Shapes(&shapes)
+				finite := q.StepsIn(l.a, l.a, &cs, &poses, &steps)
+				for s := range distinct {
+					StepsIn(l.b, l.b, &l.cb[s], &l.rigs[s].pose, steps[s], l.shapes[s])
+				}
+				for s := range LaneCount {
+					if !finite[s] {
+						t.Fatalf("mode %d freeze %v frame %d: lane %d reported not finite", mode, freeze, f, s)
+					}
+				}
+				for i := range l.a.Pos {
+					if l.a.Pos[i] != l.b.Pos[i] || l.a.Prev[i] != l.b.Prev[i] || l.a.Collided[i] != l.b.Collided[i] {
+						t.Fatalf("mode %d freeze %v frame %d particle %d: %v %v, alone %v %v", mode, freeze, f, i, l.a.Pos[i], l.a.Prev[i], l.b.Pos[i], l.b.Prev[i])
+					}
+					if l.a.Collided[i] {
+						touched++
+					}
 				}
 			}
-			for i := range l.a.Pos {
-				if l.a.Pos[i] != l.b.Pos[i] || l.a.Prev[i] != l.b.Prev[i] || l.a.Collided[i] != l.b.Collided[i] {
-					t.Fatalf("freeze %v frame %d particle %d: %v %v, alone %v %v", freeze, f, i, l.a.Pos[i], l.a.Prev[i], l.b.Pos[i], l.b.Prev[i])
-				}
-				if l.a.Collided[i] {
-					touched++
-				}
+			if freeze && quads != 0 || !freeze && quads < 80 || touched < 20 {
+				t.Fatalf("mode %d freeze %v: %d frames stepped side by side, %d particle touches: the run tests too little", mode, freeze, quads, touched)
 			}
-		}
-		if freeze && quads != 0 || !freeze && quads < 100 || touched < 20 {
-			t.Fatalf("freeze %v: %d frames stepped side by side, %d particle touches: the run tests too little", freeze, quads, touched)
 		}
 	}
 }
@@ -388,7 +414,12 @@ func FuzzQuadMatchesStepsIn(f *testing.F) {
 		l.amp = float64(amp)
 		var q Lanes
 		cs := l.chains()
+		kinds := laneKinds()
+		defer func(old bool) { useAVX2 = old }(useAVX2)
 		for f := 0; f < 40; f++ {
+			// The frames alternate the lanes' kernels, AVX2 and Go, where
+			// the build has both.
+			useAVX2 = kinds[f%len(kinds)]
 			steps := l.frame(t, f, dt)
 			q.Shapes(&l.shapes)
 			q.StepsIn(l.a, l.a, &cs, l.poses(), &steps)
@@ -397,7 +428,7 @@ func FuzzQuadMatchesStepsIn(f *testing.F) {
 			}
 			for i := range l.a.Pos {
 				if !sameBits(l.a.Pos[i], l.b.Pos[i]) || !sameBits(l.a.Prev[i], l.b.Prev[i]) || l.a.Collided[i] != l.b.Collided[i] {
-					t.Fatalf("frame %d particle %d: quad %v %v, alone %v %v", f, i, l.a.Pos[i], l.a.Prev[i], l.b.Pos[i], l.b.Prev[i])
+					t.Fatalf("frame %d (AVX2 %v) particle %d: quad %v %v, alone %v %v", f, useAVX2, i, l.a.Pos[i], l.a.Prev[i], l.b.Pos[i], l.b.Prev[i])
 				}
 			}
 		}
@@ -429,6 +460,7 @@ func sameOrNaN(a, b float32) bool {
 // move 16 bytes of every particle but the last). Two lanes hold one
 // chain, as a chunk's last lanes may.
 func TestQuadLoadStoreMatchGo(t *testing.T) {
+	needAVX2(t)
 	inf, nan := float32(math.Inf(1)), float32(math.NaN())
 	rng := rand.New(rand.NewPCG(3, 5))
 	val := func() float32 {
@@ -530,6 +562,7 @@ func TestQuadLoadStoreMatchGo(t *testing.T) {
 // spheres, open shapes, a collider index outside the shapes (NaN), a root
 // or reach that is not finite, and a sphere of infinite radius.
 func TestQuadCullMatchesGo(t *testing.T) {
+	needAVX2(t)
 	inf, nan := float32(math.Inf(1)), float32(math.NaN())
 	rng := rand.New(rand.NewPCG(7, 11))
 	f := func() float32 { return float32(rng.Float64()*2 - 1) }
@@ -587,7 +620,9 @@ func TestQuadCullMatchesGo(t *testing.T) {
 // and a bone outside a lane's pose (reported, as animate reports it), on
 // random poses with non-unit rotations, negative scales and non-finite
 // values.
-func TestQuadAnimateMatchesAnimate(t *testing.T) {
+func TestQuadAnimateMatchesAnimate(t *testing.T) { forEachLanes(t, testQuadAnimateMatchesAnimate) }
+
+func testQuadAnimateMatchesAnimate(t *testing.T) {
 	// The second tree forks within a run of bones: particle 4's parent is
 	// 1, not the particle before it.
 	for _, p := range []*Particles{{

@@ -19,8 +19,8 @@ type applyQuad struct {
 	pos        [LaneCount]*mgl32.Vec3 // each lane's particle 0
 	w          [quadMaxN]quatCols
 	turned     [quadMaxN]quatCols
-	// Spill space of the SIMD kernel.
-	t [23][LaneCount]float32
+	// Spill space of the SIMD kernel (aT0..aLZ, see layout.go).
+	t [aCols][LaneCount]float32
 }
 
 // quatCols is one quaternion of each of the lanes, as columns.
@@ -44,10 +44,7 @@ func (c *quatCols) set(s int, w, x, y, z float32) {
 // bone. One chain may sit in several lanes, with the same pose in each,
 // as for StepsIn: it is applied once.
 func (q *Lanes) ApplyIn(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCount]*Pose) (lowest [LaneCount]int) {
-	lo := -1
-	if useQuad {
-		lo = appliable(rest, sim, cs, poses)
-	}
+	lo := appliable(rest, sim, cs, poses)
 	if lo < 0 {
 		for s, c := range cs {
 			switch k := firstLane(cs, s); {
@@ -121,9 +118,17 @@ func (a *applyQuad) run(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[Lan
 		w := &p.WorldRot[b0]
 		a.w[0].set(s, w.W, w.V[0], w.V[1], w.V[2])
 	}
+	avx2 := useAVX2
 	for i := 1; i < n; i++ {
 		j, b := int(parent[i]), bone[i]
-		if m := applyKernel(a, i, j, int(bone[j]), int(b), &local[i]); m != 0 {
+		// The kernel chosen here, as in quad.run.
+		var m uint32
+		if avx2 {
+			m = applyKernelAVX2(a, i, j, int(bone[j]), int(b), &local[i])
+		} else {
+			m = applyKernelGo(a, i, j, int(bone[j]), int(b), &local[i])
+		}
+		if m != 0 {
 			a.turnLanes(m, cs, i, j, bone[j], b, &local[i], poses)
 		}
 	}
@@ -131,6 +136,75 @@ func (a *applyQuad) run(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[Lan
 	a.pos = [LaneCount]*mgl32.Vec3{}
 	a.lp, a.ws, a.wp = [LaneCount]*mgl32.Vec3{}, [LaneCount]*mgl32.Vec3{}, [LaneCount]*mgl32.Vec3{}
 	a.lr, a.wr = [LaneCount]*mgl32.Quat{}, [LaneCount]*mgl32.Quat{}
+}
+
+// applyKernelGo is the apply kernel in Go, lane by lane: the definition the
+// SIMD kernel follows. For every lane it computes turn's float32 path at
+// particle i and the child's rotation: the parent's turned rotation into
+// a.turned[j] and, for a particle with a bone, the bone's world rotation
+// into a.w[i]. A lane where turn would take another path (FromToRotation
+// near opposite directions, a zero or huge vector, a new local rotation
+// far from unit length, NaN) is returned (bit s: lane s) with its pose
+// untouched; the others get their parent bone's new local rotation and,
+// with a bone, its local position. As the SIMD kernel, it reads every
+// lane's pose before it writes any: lanes that repeat a chain and its
+// pose read what the first of them read.
+func applyKernelGo(a *applyQuad, i, j, pb, b int, end *mgl32.Vec3) uint32 {
+	var left uint32
+	var nq [LaneCount][4]float32 // the parent bone's new local rotation
+	var nl [LaneCount][3]float32 // the bone's new local position
+	W, T := &a.w[j&(quadMaxN-1)], &a.turned[j&(quadMaxN-1)]
+	for s := range LaneCount {
+		pos := a.pos[s]
+		pi := (*mgl32.Vec3)(unsafe.Add(unsafe.Pointer(pos), uintptr(i)*12))
+		pj := (*mgl32.Vec3)(unsafe.Add(unsafe.Pointer(pos), uintptr(j)*12))
+		sc := (*mgl32.Vec3)(unsafe.Add(unsafe.Pointer(a.ws[s]), uintptr(pb)*12))
+		L := (*mgl32.Quat)(unsafe.Add(unsafe.Pointer(a.lr[s]), uintptr(pb)*16))
+		l := end
+		if b >= 0 {
+			l = (*mgl32.Vec3)(unsafe.Add(unsafe.Pointer(a.lp[s]), uintptr(b)*12))
+		}
+		// turn's operations, in its order.
+		ww, wx, wy, wz := W.w[s], W.x[s], W.y[s], W.z[s]
+		v0, v1, v2 := sc[0]*l[0], sc[1]*l[1], sc[2]*l[2]
+		t0, t1, t2 := pi[0]-pj[0], pi[1]-pj[1], pi[2]-pj[2]
+		la2, lb2 := dot3(v0, v1, v2), dot3(t0, t1, t2)
+		m2 := la2 * lb2
+		m := sqrt32(m2)
+		f := lb2 / m
+		nl[s] = [3]float32{l[0] * f, l[1] * f, l[2] * f}
+		u0, u1, u2 := rotate(ww, -wx, -wy, -wz, t0, t1, t2)
+		hw := m + float32(v0*u0) + float32(v1*u1) + float32(v2*u2)
+		ok := m2 > 1e-24 && m2 < 1e30 && hw > 1e-3*m
+		c0, c1, c2 := float32(v1*u2)-float32(v2*u1), float32(v2*u0)-float32(v0*u2), float32(v0*u1)-float32(v1*u0)
+		k := 1 / sqrt32(float32(hw*hw)+float32(c0*c0)+float32(c1*c1)+float32(c2*c2))
+		rw, rx, ry, rz := hw*k, c0*k, c1*k, c2*k
+		nw, nx, ny, nz := qmul(ww, wx, wy, wz, rw, rx, ry, rz)
+		T.set(s, nw, nx, ny, nz)
+		if b >= 0 {
+			C := (*mgl32.Quat)(unsafe.Add(unsafe.Pointer(a.lr[s]), uintptr(b)*16))
+			cw, cx, cy, cz := qmul(nw, nx, ny, nz, C.W, C.V[0], C.V[1], C.V[2])
+			a.w[i&(quadMaxN-1)].set(s, cw, cx, cy, cz)
+		}
+		qw, qx, qy, qz := qmul(L.W, L.V[0], L.V[1], L.V[2], rw, rx, ry, rz)
+		d := float32(qw*qw) + float32(qx*qx) + float32(qy*qy) + float32(qz*qz) - 1
+		kq := 1 - float32(0.5*d)
+		nq[s] = [4]float32{qw * kq, qx * kq, qy * kq, qz * kq}
+		if !(ok && d < 1e-3 && d > -1e-3) {
+			left |= 1 << s
+		}
+	}
+	for s := range LaneCount {
+		if left&(1<<s) != 0 {
+			continue
+		}
+		q := &nq[s]
+		*(*mgl32.Quat)(unsafe.Add(unsafe.Pointer(a.lr[s]), uintptr(pb)*16)) = mgl32.Quat{W: q[0], V: mgl32.Vec3{q[1], q[2], q[3]}}
+		if b >= 0 {
+			*(*mgl32.Vec3)(unsafe.Add(unsafe.Pointer(a.lp[s]), uintptr(b)*12)) = nl[s]
+		}
+	}
+	return left
 }
 
 // applyWorldGo writes each lane's chain bones' world pose as apply does,

@@ -1,4 +1,4 @@
-//go:build amd64 && !purego && !amd64.v3
+//go:build amd64 && !purego
 
 #include "textflag.h"
 #include "go_asm.h"
@@ -15,6 +15,11 @@
 // lanes 4..7), before the first 256-bit instruction, and the results
 // written back the same way after VZEROUPPER: the SSE code always meets
 // clean upper halves.
+//
+// Every offset into the lanes' records comes from go_asm.h (the Go
+// declarations) and every spill column from layout.go's constants:
+// layout.go describes the layout these kernels assume and how to change
+// the step; TestKernelLayout checks both.
 
 SPLAT8(tiny, 0x179abe15)   // float32(1e-24)
 SPLAT8(huge, 0x7149f2ca)   // float32(1e30)
@@ -25,32 +30,32 @@ SPLAT8(half, 0x3f000000)
 SPLAT8(sign, 0x80000000)
 
 // Columns in applyQuad.t: the kernel's spill space and the rows it reads.
-#define T_T0 (applyQuad_t+32*0)(DI)
-#define T_T1 (applyQuad_t+32*1)(DI)
-#define T_T2 (applyQuad_t+32*2)(DI)
-#define T_V0 (applyQuad_t+32*3)(DI)
-#define T_V1 (applyQuad_t+32*4)(DI)
-#define T_V2 (applyQuad_t+32*5)(DI)
-#define T_NL0 (applyQuad_t+32*6)(DI)
-#define T_NL1 (applyQuad_t+32*7)(DI)
-#define T_NL2 (applyQuad_t+32*8)(DI)
-#define T_S0 (applyQuad_t+32*9)(DI)
-#define T_S1 (applyQuad_t+32*10)(DI)
-#define T_S2 (applyQuad_t+32*11)(DI)
-#define T_L0 (applyQuad_t+32*12)(DI)
-#define T_L1 (applyQuad_t+32*13)(DI)
-#define T_L2 (applyQuad_t+32*14)(DI)
-#define T_CW (applyQuad_t+32*15)(DI)
-#define T_CX (applyQuad_t+32*16)(DI)
-#define T_CY (applyQuad_t+32*17)(DI)
-#define T_CZ (applyQuad_t+32*18)(DI)
-#define T_LW (applyQuad_t+32*19)(DI)
-#define T_LX (applyQuad_t+32*20)(DI)
-#define T_LY (applyQuad_t+32*21)(DI)
-#define T_LZ (applyQuad_t+32*22)(DI)
+#define T_T0 (applyQuad_t+const_colBytes*const_aT0)(DI)
+#define T_T1 (applyQuad_t+const_colBytes*const_aT1)(DI)
+#define T_T2 (applyQuad_t+const_colBytes*const_aT2)(DI)
+#define T_V0 (applyQuad_t+const_colBytes*const_aV0)(DI)
+#define T_V1 (applyQuad_t+const_colBytes*const_aV1)(DI)
+#define T_V2 (applyQuad_t+const_colBytes*const_aV2)(DI)
+#define T_NL0 (applyQuad_t+const_colBytes*const_aNL0)(DI)
+#define T_NL1 (applyQuad_t+const_colBytes*const_aNL1)(DI)
+#define T_NL2 (applyQuad_t+const_colBytes*const_aNL2)(DI)
+#define T_S0 (applyQuad_t+const_colBytes*const_aS0)(DI)
+#define T_S1 (applyQuad_t+const_colBytes*const_aS1)(DI)
+#define T_S2 (applyQuad_t+const_colBytes*const_aS2)(DI)
+#define T_L0 (applyQuad_t+const_colBytes*const_aL0)(DI)
+#define T_L1 (applyQuad_t+const_colBytes*const_aL1)(DI)
+#define T_L2 (applyQuad_t+const_colBytes*const_aL2)(DI)
+#define T_CW (applyQuad_t+const_colBytes*const_aCW)(DI)
+#define T_CX (applyQuad_t+const_colBytes*const_aCX)(DI)
+#define T_CY (applyQuad_t+const_colBytes*const_aCY)(DI)
+#define T_CZ (applyQuad_t+const_colBytes*const_aCZ)(DI)
+#define T_LW (applyQuad_t+const_colBytes*const_aLW)(DI)
+#define T_LX (applyQuad_t+const_colBytes*const_aLX)(DI)
+#define T_LY (applyQuad_t+const_colBytes*const_aLY)(DI)
+#define T_LZ (applyQuad_t+const_colBytes*const_aLZ)(DI)
 
 // COL is column k of applyQuad.t at byte h.
-#define COL(k, h) (applyQuad_t+32*(k)+(h))(DI)
+#define COL(k, h) (applyQuad_t+const_colBytes*(k)+(h))(DI)
 
 // LANEPTRS sets R8..R11 to four lanes' pointers at off in the applyQuad.
 #define LANEPTRS(off) \
@@ -101,18 +106,18 @@ SPLAT8(sign, 0x80000000)
 	TDIFF(R10, X2); \
 	TDIFF(R11, X3); \
 	TRANSPOSE(X0, X1, X2, X3, X4, X5); \
-	MOVUPS X1, COL(0, h); \
-	MOVUPS X5, COL(1, h); \
-	MOVUPS X3, COL(2, h); \
+	MOVUPS X1, COL(const_aT0, h); \
+	MOVUPS X5, COL(const_aT1, h); \
+	MOVUPS X3, COL(const_aT2, h); \
 	LANEPTRS(applyQuad_ws+2*(h)); \
-	ROWS3(R12, 9, h); \
+	ROWS3(R12, const_aS0, h); \
 	LANEPTRS(applyQuad_lr+2*(h)); \
-	ROWS4(R13, 19, h); \
+	ROWS4(R13, const_aLW, h); \
 	CMPQ  b+32(FP), $0; \
 	JLT   endl; \
-	ROWS4(DX, 15, h); \
+	ROWS4(DX, const_aCW, h); \
 	LANEPTRS(applyQuad_lp+2*(h)); \
-	ROWS3(R14, 12, h); \
+	ROWS3(R14, const_aL0, h); \
 endl:
 
 // QW, QX, QY and QZ set d to one element of the Hamilton product a b
@@ -157,10 +162,10 @@ skip:
 // q into lr[pb] and, for a particle with a bone (b >= 0), the new
 // lp[b], for the lanes not in AX.
 #define WRITE(h, s0, s1, s2, s3, q0, q1, q2, q3, p0, p1, p2, p3, done) \
-	MOVUPS COL(19, h), X1; \
-	MOVUPS COL(20, h), X6; \
-	MOVUPS COL(21, h), X7; \
-	MOVUPS COL(22, h), X12; \
+	MOVUPS COL(const_aLW, h), X1; \
+	MOVUPS COL(const_aLX, h), X6; \
+	MOVUPS COL(const_aLY, h), X7; \
+	MOVUPS COL(const_aLZ, h), X12; \
 	TRANSPOSE(X1, X6, X7, X12, X5, X14); \
 	LANEPTRS(applyQuad_lr+2*(h)); \
 	STOREQ(s0, X6, R8, R13, q0); \
@@ -169,9 +174,9 @@ skip:
 	STOREQ(s3, X7, R11, R13, q3); \
 	CMPQ   b+32(FP), $0; \
 	JLT    done; \
-	MOVUPS COL(6, h), X8; \
-	MOVUPS COL(7, h), X9; \
-	MOVUPS COL(8, h), X10; \
+	MOVUPS COL(const_aNL0, h), X8; \
+	MOVUPS COL(const_aNL1, h), X9; \
+	MOVUPS COL(const_aNL2, h), X10; \
 	XORPS  X11, X11; \
 	TRANSPOSE(X8, X9, X10, X11, X14, X15); \
 	LANEPTRS(applyQuad_lp+2*(h)); \
@@ -181,8 +186,8 @@ skip:
 	STOREV(s3, X10, R11, R14, X5, p3); \
 done:
 
-// func applyKernel(a *applyQuad, i, j, pb, b int, end *mgl32.Vec3) uint32
-TEXT ·applyKernel(SB), NOSPLIT, $0-52
+// func applyKernelAVX2(a *applyQuad, i, j, pb, b int, end *mgl32.Vec3) uint32
+TEXT ·applyKernelAVX2(SB), NOSPLIT, $0-52
 	MOVQ a+0(FP), DI
 	MOVQ i+8(FP), AX
 	MOVQ j+16(FP), BX
@@ -458,8 +463,8 @@ turnl:
 	MOVUPS X3, (R10)(R13*1); \
 	MOVUPS X2, (R11)(R13*1)
 
-// func applyWorld(a *applyQuad, bone, children *int32, n int)
-TEXT ·applyWorld(SB), NOSPLIT, $0-32
+// func applyWorldAVX2(a *applyQuad, bone, children *int32, n int)
+TEXT ·applyWorldAVX2(SB), NOSPLIT, $0-32
 	MOVQ a+0(FP), DI
 	MOVQ bone+8(FP), SI
 	MOVQ children+16(FP), DX

@@ -68,7 +68,7 @@ func (l *applyLanes) applyBoth(t *testing.T, cs *[LaneCount]*Chain) bool {
 	side := appliable(l.pool, l.pool, cs, &qp) >= 0
 	var q Lanes
 	got := q.ApplyIn(l.pool, l.pool, cs, &qp)
-	if side && useQuad {
+	if side && useAVX2 {
 		checkApplyWorldGo(t, &q.q.a, l.pool, cs, &quad)
 	}
 	for s, c := range cs {
@@ -123,7 +123,9 @@ func sameQuatBits(a, b mgl32.Quat) bool {
 func applyLine() *testRig { return line(7, 0.1) }
 
 // Lanes.ApplyIn gives each chain's ApplyIn, bit for bit, side by side.
-func TestQuadApplyMatchesApplyIn(t *testing.T) {
+func TestQuadApplyMatchesApplyIn(t *testing.T) { forEachLanes(t, testQuadApplyMatchesApplyIn) }
+
+func testQuadApplyMatchesApplyIn(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		d    Desc
@@ -135,7 +137,7 @@ func TestQuadApplyMatchesApplyIn(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, frames := range []int{0, 1, 7, 30} {
 				l := newApplyLanes(t, applyLine, tc.d, frames)
-				if !l.applyBoth(t, &l.cs) && useQuad {
+				if !l.applyBoth(t, &l.cs) {
 					t.Fatalf("frames %d: not applied side by side", frames)
 				}
 			}
@@ -148,7 +150,9 @@ func TestQuadApplyMatchesApplyIn(t *testing.T) {
 // opposite the animated one (FromToRotation's robust path), a particle on
 // its parent, a parent's local rotation far from unit length
 // (NormalizeQuat), a particle that is not finite.
-func TestQuadApplyLanesLeftToTurn(t *testing.T) {
+func TestQuadApplyLanesLeftToTurn(t *testing.T) { forEachLanes(t, testQuadApplyLanesLeftToTurn) }
+
+func testQuadApplyLanesLeftToTurn(t *testing.T) {
 	d := Desc{Root: 1, Settings: DefaultSettings()}
 	for _, tc := range []struct {
 		name  string
@@ -187,7 +191,7 @@ func TestQuadApplyLanesLeftToTurn(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			l := newApplyLanes(t, applyLine, d, 10)
 			tc.spoil(l)
-			if !l.applyBoth(t, &l.cs) && useQuad {
+			if !l.applyBoth(t, &l.cs) {
 				t.Fatal("not applied side by side")
 			}
 		})
@@ -197,7 +201,9 @@ func TestQuadApplyLanesLeftToTurn(t *testing.T) {
 // Chains the kernel does not take are applied alone: a missing lane, a
 // lane of another shape, a parent with two child particles (the one-child
 // rule), a pose too short for the chain's bones.
-func TestQuadApplyFallsBackToApplyIn(t *testing.T) {
+func TestQuadApplyFallsBackToApplyIn(t *testing.T) { forEachLanes(t, testQuadApplyFallsBackToApplyIn) }
+
+func testQuadApplyFallsBackToApplyIn(t *testing.T) {
 	d := Desc{Root: 1, Settings: DefaultSettings()}
 	l := newApplyLanes(t, applyLine, d, 5)
 	cs := l.cs
@@ -235,6 +241,10 @@ func TestQuadApplyFallsBackToApplyIn(t *testing.T) {
 // later lanes copy its columns), and alone, with lane 2 of other rest
 // data. The poses are those of applying each distinct chain alone.
 func TestQuadApplyAChainInSeveralLanesOnce(t *testing.T) {
+	forEachLanes(t, testQuadApplyAChainInSeveralLanesOnce)
+}
+
+func testQuadApplyAChainInSeveralLanesOnce(t *testing.T) {
 	d := Desc{Root: 1, Settings: DefaultSettings()}
 	for _, tc := range []struct {
 		name  string
@@ -271,7 +281,7 @@ func TestQuadApplyAChainInSeveralLanesOnce(t *testing.T) {
 			for s := distinct; s < LaneCount; s++ {
 				cs[s], qp[s] = cs[0], qp[0]
 			}
-			if side := appliable(l.pool, l.pool, &cs, &qp) >= 0; side != tc.side && useQuad {
+			if side := appliable(l.pool, l.pool, &cs, &qp) >= 0; side != tc.side {
 				t.Fatalf("side by side %v, want %v", side, tc.side)
 			}
 			var q Lanes
@@ -299,7 +309,8 @@ func TestQuadApplyAChainInSeveralLanesOnce(t *testing.T) {
 	}
 }
 
-// Random motions and spoiled lanes: the quad matches ApplyIn bit for bit.
+// Random motions and spoiled lanes: the quad matches ApplyIn bit for
+// bit, on the AVX2 kernel and its Go definition.
 func FuzzQuadApplyMatchesApplyIn(f *testing.F) {
 	f.Add(uint8(10), float32(0.01), float32(1), uint8(0), uint8(3))
 	f.Add(uint8(0), float32(0), float32(1), uint8(1), uint8(0))
@@ -319,6 +330,10 @@ func FuzzQuadApplyMatchesApplyIn(f *testing.F) {
 			q := &l.rigs[s].pose.LocalRot[b]
 			*q = mgl32.Quat{W: q.W * rotScale, V: q.V.Mul(rotScale)}
 		}
-		l.applyBoth(t, &l.cs)
+		defer func(old bool) { useAVX2 = old }(useAVX2)
+		for _, avx2 := range laneKinds() {
+			useAVX2 = avx2
+			l.applyBoth(t, &l.cs)
+		}
 	})
 }

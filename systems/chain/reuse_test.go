@@ -49,7 +49,9 @@ func poison(rng *rand.Rand, q *Lanes) {
 
 // A Lanes whose scratch holds anything applies as a fresh one: the poses
 // are ApplyIn's on each chain alone, bit for bit.
-func TestQuadLanesReusedAppliesAlike(t *testing.T) {
+func TestQuadLanesReusedAppliesAlike(t *testing.T) { forEachLanes(t, testQuadLanesReusedAppliesAlike) }
+
+func testQuadLanesReusedAppliesAlike(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, d := range []Desc{{Root: 1, Settings: DefaultSettings()}, {Root: 1, Settings: DefaultSettings(), EndLength: 0.5},
 		{Root: 1, Settings: DefaultSettings(), EndOffset: mgl32.Vec3{0.03, -0.05, 0.02}}} {

@@ -43,10 +43,10 @@ func skipUpdate(p *Particles, c *Chain, an []animated) {
 		pj := &pos[j]
 		p0, p1, p2 := pj[0], pj[1], pj[2]
 		o0, o1, o2 := ka.o0, ka.o1, ka.o2
-		if d0, d1, d2, maxLen := p0+o0-x0, p1+o1-x1, p2+o2-x2, ka.rl*kp.sk; d0*d0+d1*d1+d2*d2 > maxLen*maxLen {
-			l := sqrt32(d0*d0 + d1*d1 + d2*d2)
+		if d0, d1, d2, maxLen := p0+o0-x0, p1+o1-x1, p2+o2-x2, ka.rl*kp.sk; dot3(d0, d1, d2) > maxLen*maxLen {
+			l := sqrt32(dot3(d0, d1, d2))
 			s := (l - maxLen) / l
-			x0, x1, x2 = x0+d0*s, x1+d1*s, x2+d2*s
+			x0, x1, x2 = x0+float32(d0*s), x1+float32(d1*s), x2+float32(d2*s)
 		}
 		x0, x1, x2 = keepLength3(x0, x1, x2, p0, p1, p2, o0, o1, o2, ka.rl)
 		if !finite3(x0, x1, x2) {

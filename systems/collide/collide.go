@@ -47,12 +47,12 @@ func Push(p *mgl32.Vec3, r float32, s *Shape) bool {
 		nx, ny, nz := s.N[0], s.N[1], s.N[2]
 		// Signed distance of the particle's surface from the plane, on the
 		// side the shape keeps it.
-		d := (px-s.A[0])*nx + (py-s.A[1])*ny + (pz-s.A[2])*nz
+		d := float32((px-s.A[0])*nx) + float32((py-s.A[1])*ny) + float32((pz-s.A[2])*nz)
 		if inside {
 			nx, ny, nz, d = -nx, -ny, -nz, -d
 		}
 		if d -= r; d < 0 {
-			px, py, pz, moved = px-nx*d, py-ny*d, pz-nz*d, true
+			px, py, pz, moved = px-float32(nx*d), py-float32(ny*d), pz-float32(nz*d), true
 		}
 	}
 	if moved {
@@ -107,12 +107,14 @@ func sphere(px, py, pz, cx, cy, cz, R float32, inside bool, fx, fy, fz float32) 
 // unit normal (sn, cs), sn = (ra-rb)/L. Projecting onto the side's direction
 // (cs, -sn) gives k, which is 0 at A's tangent point and L*cs at B's: k < 0
 // is A's cap, k > L*cs is B's cap, anything between is nearest to the side.
-// With ra == rb this is the ordinary capsule test (sn=0, k=x).
+// With ra == rb this is the ordinary capsule test (sn=0, k=x). Products
+// are converted to float32 before they are summed, as in sphere: the
+// chain step's results must be the same bits in every build.
 func capsule(px, py, pz float32, s *Shape, ra, rb float32, inside bool) (float32, float32, float32, bool) {
 	ax, ay, az := s.A[0], s.A[1], s.A[2]
 	bx, by, bz := s.B[0], s.B[1], s.B[2]
 	ux, uy, uz := bx-ax, by-ay, bz-az
-	l2 := ux*ux + uy*uy + uz*uz
+	l2 := float32(ux*ux) + float32(uy*uy) + float32(uz*uz)
 	if l2 <= tiny {
 		return sphere(px, py, pz, ax, ay, az, max(ra, rb), inside, 0, 1, 0)
 	}
@@ -121,8 +123,8 @@ func capsule(px, py, pz float32, s *Shape, ra, rb float32, inside bool) (float32
 		// sphere about the midpoint of radius L/2 + max(ra, rb), and
 		// (L/2 + R)² <= L²/2 + 2R².
 		R := max(ra, rb)
-		mx, my, mz := px-(ax+bx)*0.5, py-(ay+by)*0.5, pz-(az+bz)*0.5
-		if mx*mx+my*my+mz*mz > 0.5*l2+2*R*R {
+		mx, my, mz := px-float32((ax+bx)*0.5), py-float32((ay+by)*0.5), pz-float32((az+bz)*0.5)
+		if float32(mx*mx)+float32(my*my)+float32(mz*mz) > float32(0.5*l2)+float32(2*R*R) {
 			return px, py, pz, false
 		}
 	}
@@ -137,13 +139,13 @@ func capsule(px, py, pz float32, s *Shape, ra, rb float32, inside bool) (float32
 	if sn <= -1 {
 		return sphere(px, py, pz, bx, by, bz, rb, inside, ux, uy, uz)
 	}
-	cs := float32(math.Sqrt(float64(1 - sn*sn)))
+	cs := float32(math.Sqrt(float64(1 - float32(sn*sn))))
 	dx, dy, dz := px-ax, py-ay, pz-az
-	x := dx*ux + dy*uy + dz*uz
-	qx, qy, qz := dx-ux*x, dy-uy*x, dz-uz*x
-	y2 := qx*qx + qy*qy + qz*qz
+	x := float32(dx*ux) + float32(dy*uy) + float32(dz*uz)
+	qx, qy, qz := dx-float32(ux*x), dy-float32(uy*x), dz-float32(uz*x)
+	y2 := float32(qx*qx) + float32(qy*qy) + float32(qz*qz)
 	y := float32(math.Sqrt(float64(y2)))
-	k := x*cs - y*sn
+	k := float32(x*cs) - float32(y*sn)
 	if k < 0 || k > L*cs {
 		// A cap. The fallback direction is never used: p at A gives k = 0
 		// and p at B gives k = L*cs, both on the side.
@@ -152,7 +154,7 @@ func capsule(px, py, pz float32, s *Shape, ra, rb float32, inside bool) (float32
 		}
 		return sphere(px, py, pz, bx, by, bz, rb, inside, 0, 1, 0)
 	}
-	sd := x*sn + y*cs - ra
+	sd := float32(x*sn) + float32(y*cs) - ra
 	if inside {
 		if sd <= 0 {
 			return px, py, pz, false
@@ -168,6 +170,6 @@ func capsule(px, py, pz float32, s *Shape, ra, rb float32, inside bool) (float32
 		w := mathx.AnyPerpendicular(mgl32.Vec3{ux, uy, uz})
 		qx, qy, qz = w[0], w[1], w[2]
 	}
-	nx, ny, nz := ux*sn+qx*cs, uy*sn+qy*cs, uz*sn+qz*cs
-	return px - nx*sd, py - ny*sd, pz - nz*sd, true
+	nx, ny, nz := float32(ux*sn)+float32(qx*cs), float32(uy*sn)+float32(qy*cs), float32(uz*sn)+float32(qz*cs)
+	return px - float32(nx*sd), py - float32(ny*sd), pz - float32(nz*sd), true
 }

@@ -19,22 +19,24 @@ func refRunOrder(worldPos []mgl32.Vec3, worldRot []mgl32.Quat, worldScale []mgl3
 			pp, pr, ps = worldPos[p], worldRot[p], worldScale[p]
 		}
 		lp, lr, ls := localPos[i], localRot[i], localScale[i]
-		x, y, z := ps[0]*lp[0], ps[1]*lp[1], ps[2]*lp[2]
+		// Every product rounded before it is summed, as the kernels do (Go
+		// would otherwise fuse them at GOAMD64=v3).
+		x, y, z := float32(ps[0]*lp[0]), float32(ps[1]*lp[1]), float32(ps[2]*lp[2])
 		qw, qx, qy, qz := pr.W, pr.V[0], pr.V[1], pr.V[2]
-		tx := 2 * (qy*z - qz*y)
-		ty := 2 * (qz*x - qx*z)
-		tz := 2 * (qx*y - qy*x)
+		tx := 2 * (float32(qy*z) - float32(qz*y))
+		ty := 2 * (float32(qz*x) - float32(qx*z))
+		tz := 2 * (float32(qx*y) - float32(qy*x))
 		worldPos[i] = mgl32.Vec3{
-			pp[0] + x + qw*tx + (qy*tz - qz*ty),
-			pp[1] + y + qw*ty + (qz*tx - qx*tz),
-			pp[2] + z + qw*tz + (qx*ty - qy*tx),
+			pp[0] + x + float32(qw*tx) + (float32(qy*tz) - float32(qz*ty)),
+			pp[1] + y + float32(qw*ty) + (float32(qz*tx) - float32(qx*tz)),
+			pp[2] + z + float32(qw*tz) + (float32(qx*ty) - float32(qy*tx)),
 		}
 		worldRot[i] = mgl32.Quat{
-			W: qw*lr.W - qx*lr.V[0] - qy*lr.V[1] - qz*lr.V[2],
+			W: float32(qw*lr.W) - float32(qx*lr.V[0]) - float32(qy*lr.V[1]) - float32(qz*lr.V[2]),
 			V: mgl32.Vec3{
-				qw*lr.V[0] + qx*lr.W + qy*lr.V[2] - qz*lr.V[1],
-				qw*lr.V[1] + qy*lr.W + qz*lr.V[0] - qx*lr.V[2],
-				qw*lr.V[2] + qz*lr.W + qx*lr.V[1] - qy*lr.V[0],
+				float32(qw*lr.V[0]) + float32(qx*lr.W) + float32(qy*lr.V[2]) - float32(qz*lr.V[1]),
+				float32(qw*lr.V[1]) + float32(qy*lr.W) + float32(qz*lr.V[0]) - float32(qx*lr.V[2]),
+				float32(qw*lr.V[2]) + float32(qz*lr.W) + float32(qx*lr.V[1]) - float32(qy*lr.V[0]),
 			},
 		}
 		worldScale[i] = mgl32.Vec3{ps[0] * ls[0], ps[1] * ls[1], ps[2] * ls[2]}

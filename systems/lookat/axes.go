@@ -63,7 +63,7 @@ func axisAngle(n mgl32.Vec3, angle float32) mgl32.Quat {
 // Pose rotations are unit already, so the square root is skipped when the
 // squared length is within rounding of 1.
 func unitOr(q, fallback mgl32.Quat) mgl32.Quat {
-	l2 := q.W*q.W + mathx.Dot(q.V, q.V)
+	l2 := float32(q.W*q.W) + mathx.Dot(q.V, q.V)
 	if l2 > 1-1e-5 && l2 < 1+1e-5 {
 		return q
 	}

@@ -32,13 +32,15 @@ const dampPadeMax = 1
 // instructions.
 func dampPade(x float64) float64 {
 	y := 0.5 * x
-	z := y * y
-	p := y * (135135 + z*(17325+z*(378+z)))
-	q := 135135 + z*(62370+z*(3150+z*28))
+	// float64(...) rounds each product before its sum: the same bits in
+	// every build (Go may fuse a multiply and an add, GOAMD64=v3).
+	z := float64(y * y)
+	p := float64(y * (135135 + float64(z*(17325+float64(z*(378+z))))))
+	q := 135135 + float64(z*(62370+float64(z*(3150+float64(z*28)))))
 	return 2 * p / (q + p)
 }
 
 // damp moves current toward goal by the factor a (from Damping).
 func damp(current, goal, a float32) float32 {
-	return current + (goal-current)*a
+	return current + float32((goal-current)*a)
 }

@@ -53,4 +53,10 @@
 // Rotations are mgl32.Quat (W first), positions world space. Bone axes
 // (forward, up) are given in the bone's local space; the source assumes +Z
 // forward and +Y up. Angles in settings are degrees, as in the source.
+//
+// Every product that is summed is converted first (float32(x*y)), so that
+// Go does not fuse the two into one multiply-add (it may at GOAMD64=v3):
+// the results are the same bits in every build (.ci/fused lists any fused
+// multiply-add left). Damping's exp(-x) beyond x = 1 comes from the math
+// package, whose last bit may still differ between builds.
 package lookat

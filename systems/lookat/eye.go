@@ -177,23 +177,23 @@ func (e *Eye) targetAngles(in *EyeInput, rest quat) (yaw, pitch float32) {
 	// d = (p rest)⁻¹ (target - origin)
 	q := qmul(p.w, p.x, p.y, p.z, rest.w, rest.x, rest.y, rest.z)
 	d0, d1, d2 := rotate(q.w, -q.x, -q.y, -q.z, in.TargetPos[0]-in.Origin[0], in.TargetPos[1]-in.Origin[1], in.TargetPos[2]-in.Origin[2])
-	x := d0*f.x + d1*f.y + d2*f.z
-	y := d0*side.x + d1*side.y + d2*side.z
-	h := x*x + y*y
+	x := float32(d0*f.x) + float32(d1*f.y) + float32(d2*f.z)
+	y := float32(d0*side.x) + float32(d1*side.y) + float32(d2*side.z)
+	h := float32(x*x) + float32(y*y)
 	// The pitch's inputs first: little is live across the calls below.
-	z := d0*u.x + d1*u.y + d2*u.z
+	z := float32(d0*u.x) + float32(d1*u.y) + float32(d2*u.z)
 	// hz is the pitch's h, scaled down for a target beyond 1e19 (where h
 	// overflows).
 	hz := h
-	if h+z*z > math.MaxFloat32 {
+	if h+float32(z*z) > math.MaxFloat32 {
 		k := 1 / max(x, -x, y, -y, z, -z)
-		hz, z = (x*k)*(x*k)+(y*k)*(y*k), z*k
+		hz, z = float32((x*k)*(x*k))+float32((y*k)*(y*k)), z*k
 	}
 	if h > mathx.Epsilon {
 		yaw = atan2_32(y, x)
 	}
 	// The pitch is skipped when its limits pin it to 0 (yaw only).
-	if e.pitched && hz+z*z > mathx.Epsilon {
+	if e.pitched && hz+float32(z*z) > mathx.Epsilon {
 		pitch = atan2_32(z, sqrt32(hz)) // hz >= 0: within ±pi/2
 	}
 	return mathx.Clamp(yaw, e.lo, e.hi), mathx.Clamp(pitch, e.down, e.up)
@@ -226,9 +226,9 @@ func (e *Eye) Step(dst *mgl32.Quat, st *EyeState, in *EyeInput, dt float32) {
 	// (cy, u sy)(cp, -side sp): u × -side = f, and u·side = 0.
 	tw := cy * cp
 	ss, ff := cy*sp, sy*sp
-	tx := u.x*sy*cp - side.x*ss + f.x*ff
-	ty := u.y*sy*cp - side.y*ss + f.y*ff
-	tz := u.z*sy*cp - side.z*ss + f.z*ff
+	tx := float32(u.x*sy*cp) - float32(side.x*ss) + float32(f.x*ff)
+	ty := float32(u.y*sy*cp) - float32(side.y*ss) + float32(f.y*ff)
+	tz := float32(u.z*sy*cp) - float32(side.z*ss) + float32(f.z*ff)
 	*dst = qmul(rest.w, rest.x, rest.y, rest.z, tw, tx, ty, tz).mgl()
 }
 

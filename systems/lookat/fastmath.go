@@ -29,7 +29,12 @@ func atan32(x float32) float32 {
 		y, x = quarterPi, (x-1)/(x+1)
 	}
 	z := x * x
-	y += (((atanSlope0*z-1.38776856032e-1)*z+1.99777106478e-1)*z-3.33329491539e-1)*z*x + x
+	// Horner's rule, each product rounded before its sum (the same bits
+	// in every build: Go may fuse a multiply and an add, GOAMD64=v3).
+	p := float32(atanSlope0*z) - 1.38776856032e-1
+	p = float32(p*z) + 1.99777106478e-1
+	p = float32(p*z) - 3.33329491539e-1
+	y += float32(p*z*x) + x
 	return sign * y
 }
 
@@ -54,12 +59,16 @@ func atan2_32(y, x float32) float32 {
 // sinPoly and cosPoly hold on |x| <= pi/4.
 func sinPoly(x float32) float32 {
 	z := x * x
-	return ((-1.9515295891e-4*z+8.3321608736e-3)*z-1.6666654611e-1)*z*x + x
+	p := float32(-1.9515295891e-4*z) + 8.3321608736e-3
+	p = float32(p*z) - 1.6666654611e-1
+	return float32(p*z*x) + x
 }
 
 func cosPoly(x float32) float32 {
 	z := x * x
-	return ((2.443315711809948e-5*z-1.388731625493765e-3)*z+4.166664568298827e-2)*z*z - 0.5*z + 1
+	p := float32(2.443315711809948e-5*z) - 1.388731625493765e-3
+	p = float32(p*z) + 4.166664568298827e-2
+	return float32(p*z*z) - float32(0.5*z) + 1
 }
 
 // sincosHalfTurn returns sin and cos of x for |x| <= pi/2 (larger values

@@ -225,11 +225,11 @@ func (h *Head) limit(rest, q quat) quat {
 	// q in rest space, r = (w, v); the cosine of the angle its forward
 	// makes with f is f·(r f r⁻¹) = w² - v·v + 2 (v·f)² for unit r.
 	r := qmul(rest.w, -rest.x, -rest.y, -rest.z, q.w, q.x, q.y, q.z)
-	vf := r.x*f.x + r.y*f.y + r.z*f.z
+	vf := float32(r.x*f.x) + float32(r.y*f.y) + float32(r.z*f.z)
 	// The tolerance absorbs float32 rounding of a state resting on the
 	// cone's edge (about 1e-5 rad), so that the correction runs only when
 	// the arc really leaves the cone.
-	if r.w*r.w-(r.x*r.x+r.y*r.y+r.z*r.z)+2*vf*vf >= h.cosMax-1e-5 {
+	if float32(r.w*r.w)-(float32(r.x*r.x)+float32(r.y*r.y)+float32(r.z*r.z))+float32(2*vf*vf) >= h.cosMax-1e-5 {
 		return q
 	}
 	f0, f1, f2 := rotate(r.w, r.x, r.y, r.z, f.x, f.y, f.z)

@@ -37,10 +37,10 @@ func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }
 // qmul is the Hamilton product a b (apply b, then a): mathx.Mul.
 func qmul(aw, ax, ay, az, bw, bx, by, bz float32) quat {
 	return quat{
-		aw*bw - ax*bx - ay*by - az*bz,
-		aw*bx + ax*bw + ay*bz - az*by,
-		aw*by + ay*bw + az*bx - ax*bz,
-		aw*bz + az*bw + ax*by - ay*bx,
+		float32(aw*bw) - float32(ax*bx) - float32(ay*by) - float32(az*bz),
+		float32(aw*bx) + float32(ax*bw) + float32(ay*bz) - float32(az*by),
+		float32(aw*by) + float32(ay*bw) + float32(az*bx) - float32(ax*bz),
+		float32(aw*bz) + float32(az*bw) + float32(ax*by) - float32(ay*bx),
 	}
 }
 
@@ -48,23 +48,27 @@ func qmul(aw, ax, ay, az, bw, bx, by, bz float32) quat {
 // (mathx.InvRotate with x, y, z negated).
 func rotate(w, x, y, z, v0, v1, v2 float32) (float32, float32, float32) {
 	// t = 2 (q.V × v); v' = v + w t + q.V × t
-	t0, t1, t2 := 2*(y*v2-z*v1), 2*(z*v0-x*v2), 2*(x*v1-y*v0)
-	return v0 + w*t0 + (y*t2 - z*t1), v1 + w*t1 + (z*t0 - x*t2), v2 + w*t2 + (x*t1 - y*t0)
+	t0, t1, t2 := 2*(float32(y*v2)-float32(z*v1)), 2*(float32(z*v0)-float32(x*v2)), 2*(float32(x*v1)-float32(y*v0))
+	return v0 + float32(w*t0) + (float32(y*t2) - float32(z*t1)),
+		v1 + float32(w*t1) + (float32(z*t0) - float32(x*t2)),
+		v2 + float32(w*t2) + (float32(x*t1) - float32(y*t0))
 }
 
-func (a quat) dot(b quat) float32 { return a.w*b.w + a.x*b.x + a.y*b.y + a.z*b.z }
+func (a quat) dot(b quat) float32 {
+	return float32(a.w*b.w) + float32(a.x*b.x) + float32(a.y*b.y) + float32(a.z*b.z)
+}
 
-func (a vec) dot(b vec) float32 { return a.x*b.x + a.y*b.y + a.z*b.z }
+func (a vec) dot(b vec) float32 { return float32(a.x*b.x) + float32(a.y*b.y) + float32(a.z*b.z) }
 
 func (a vec) cross(b vec) vec {
-	return vec{a.y*b.z - a.z*b.y, a.z*b.x - a.x*b.z, a.x*b.y - a.y*b.x}
+	return vec{float32(a.y*b.z) - float32(a.z*b.y), float32(a.z*b.x) - float32(a.x*b.z), float32(a.x*b.y) - float32(a.y*b.x)}
 }
 
 func (a vec) sub(b vec) vec { return vec{a.x - b.x, a.y - b.y, a.z - b.z} }
 
 func (a vec) add(b vec) vec { return vec{a.x + b.x, a.y + b.y, a.z + b.z} }
 
-func (a vec) scale(k float32) vec { return vec{a.x * k, a.y * k, a.z * k} }
+func (a vec) scale(k float32) vec { return vec{float32(a.x * k), float32(a.y * k), float32(a.z * k)} }
 
 // normalize is mathx.SafeNormalize.
 func (a vec) normalize() (vec, bool) {
@@ -93,7 +97,7 @@ func unitSlow(q, fallback quat) quat {
 // (nearly) zero or not finite.
 func normQ(w, x, y, z float32) quat {
 	// l2 > Epsilon and finite; NaN fails both tests.
-	if l2 := w*w + x*x + y*y + z*z; l2 > mathx.Epsilon && l2 <= math.MaxFloat32 {
+	if l2 := float32(w*w) + float32(x*x) + float32(y*y) + float32(z*z); l2 > mathx.Epsilon && l2 <= math.MaxFloat32 {
 		inv := float32(1 / math.Sqrt(float64(l2)))
 		return quat{w * inv, x * inv, y * inv, z * inv}
 	}
@@ -105,7 +109,7 @@ func nlerpQ(a, b quat, t float32) quat {
 	if a.dot(b) < 0 {
 		b = quat{-b.w, -b.x, -b.y, -b.z}
 	}
-	return normQ(a.w+(b.w-a.w)*t, a.x+(b.x-a.x)*t, a.y+(b.y-a.y)*t, a.z+(b.z-a.z)*t)
+	return normQ(a.w+float32((b.w-a.w)*t), a.x+float32((b.x-a.x)*t), a.y+float32((b.y-a.y)*t), a.z+float32((b.z-a.z)*t))
 }
 
 // slerpQ moves the unit a toward the unit b by the fraction t in 0..1 of
@@ -127,11 +131,11 @@ func slerpQ(a, b quat, t float32) quat {
 	if d > 0.9995 {
 		return nlerpQ(a, b, t)
 	}
-	ew, ex, ey, ez := b.w-d*a.w, b.x-d*a.x, b.y-d*a.y, b.z-d*a.z
-	s := sqrt32(ew*ew + ex*ex + ey*ey + ez*ez) // sin θ, at least 0.03 here
+	ew, ex, ey, ez := b.w-float32(d*a.w), b.x-float32(d*a.x), b.y-float32(d*a.y), b.z-float32(d*a.z)
+	s := sqrt32(float32(ew*ew) + float32(ex*ex) + float32(ey*ey) + float32(ez*ez)) // sin θ, at least 0.03 here
 	// 0 <= d < 1 and s > 0, so θ is in (0, pi/2] and tθ (t <= 1) within
 	// the range of sincosHalfTurn.
 	sn, cs := sincosHalfTurn(t * atan2_32(s, d))
 	k := sn / s
-	return normQ(a.w*cs+ew*k, a.x*cs+ex*k, a.y*cs+ey*k, a.z*cs+ez*k)
+	return normQ(float32(a.w*cs)+float32(ew*k), float32(a.x*cs)+float32(ex*k), float32(a.y*cs)+float32(ey*k), float32(a.z*cs)+float32(ez*k))
 }
