@@ -105,7 +105,10 @@ func TestChainPoseIndependentOfNeighbours(t *testing.T) {
 		t.Helper()
 		defer func(old bool) { *systems.ChainsSideBySide = old }(*systems.ChainsSideBySide)
 		*systems.ChainsSideBySide = side
-		w := sway.NewWorld(sway.Options{Workers: workers})
+		w, err := sway.NewWorld(sway.Options{Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
 		defer w.Close()
 		order := make([]int, 0, n+1)
 		for i := 1; i <= n; i++ {
