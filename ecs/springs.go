@@ -245,7 +245,7 @@ func colliderDescs(skel *rig.Skeleton, colliders []ColliderSpec) ([]collide.Desc
 		descs[i], bones[i] = c.Shape, int32(b)
 		// Radii are metres at rest; ToWorld scales them by the bone's
 		// world scale, so the rest scale is taken out here.
-		if k := restScale(skel, int32(b)); k >= 1e-6 && k != 1 {
+		if k := restScale(skel, int32(b)); k > 0 && k != 1 { // > 0: skeletons bound it to [1e-4, 1e4]
 			descs[i].Radius /= k
 			descs[i].TailRadius /= k
 		}
@@ -331,15 +331,7 @@ func vrmJointDesc(skel *rig.Skeleton, b int32, s *VRMJointSettings) spring.VRMJo
 // which radii and forces given in metres are divided by so that it
 // changes nothing.
 func restScale(skel *rig.Skeleton, b int32) float32 {
-	s := skel.ModelScale()[b]
-	return max(abs32(s[0]), abs32(s[1]), abs32(s[2]))
-}
-
-func abs32(f float32) float32 {
-	if f < 0 {
-		return -f
-	}
-	return f
+	return check.MaxAbs(skel.ModelScale()[b])
 }
 
 func vrmChainDesc(joints []spring.VRMJointDesc, info *systems.VRMSpringInfo) *spring.VRMChainDesc {
