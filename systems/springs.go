@@ -361,17 +361,13 @@ func (p *VRMPart) StartVRM(pool *rig.Pool, skel *rig.Skeleton, pose *components.
 			return
 		}
 		b := a + info.Parent
-		cp, cr := mgl32.Vec3{}, mgl32.QuatIdent()
+		sp.ParentPos, sp.ParentRot, sp.ParentScale = pool.WorldPos[b], pool.WorldRot[b], pool.WorldScale[b]
 		if info.Center >= 0 {
-			cp, cr = pool.WorldPos[a+info.Center], pool.WorldRot[a+info.Center]
+			sp.CenterPos, sp.CenterRot = pool.WorldPos[a+info.Center], pool.WorldRot[a+info.Center]
 		}
+		// The store is bound to the kernel's view at the first Step.
 		j0, j1 := info.Joint0, info.Joint0+info.N
-		st := spring.VRMState{PrevTail: p.Prev[j0:j1:j1], CurTail: p.Cur[j0:j1:j1]}
-		spring.ResetVRM(&st, sp.Chain, pool.WorldPos[b], pool.WorldRot[b], pool.WorldScale[b], cp, cr)
-		for j := j0; j < j1; j++ {
-			p.Rot[j] = p.JointDesc[j].LocalRot
-		}
-		info.Reset, info.Acc = false, 0
+		p.restart(&spring.VRMState{PrevTail: p.Prev[j0:j1:j1], CurTail: p.Cur[j0:j1:j1]}, sp, info)
 	}
 	h.Started, h.LastRoot = true, root.Transform
 }
@@ -380,11 +376,16 @@ func (p *VRMPart) StartVRM(pool *rig.Pool, skel *rig.Skeleton, pose *components.
 // centre, and its output at the rest rotations, which is what a
 // fixed-step spring shows until its first step.
 func (p *VRMPart) resetSpring(sp *spring.VRMSpring, info *VRMSpringInfo) {
+	p.restart(sp.State, sp, info)
+}
+
+// restart is resetSpring with the spring's tails in st.
+func (p *VRMPart) restart(st *spring.VRMState, sp *spring.VRMSpring, info *VRMSpringInfo) {
 	cr := sp.CenterRot
 	if cr == (mgl32.Quat{}) {
 		cr = mgl32.QuatIdent() // as for the kernel: the zero value is the identity
 	}
-	spring.ResetVRM(sp.State, sp.Chain, sp.ParentPos, sp.ParentRot, sp.ParentScale, sp.CenterPos, cr)
+	spring.ResetVRM(st, sp.Chain, sp.ParentPos, sp.ParentRot, sp.ParentScale, sp.CenterPos, cr)
 	for j := info.Joint0; j < info.Joint0+info.N; j++ {
 		p.Rot[j] = p.JointDesc[j].LocalRot
 	}
