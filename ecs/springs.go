@@ -673,7 +673,7 @@ func (w *World) AddSimpleSprings(e ecs.Entity, specs []SimpleSpringSpec) error {
 	h := st.AddSimple(chains, infos, bones, jds)
 	h.LastBone = lastBone
 	_, root := w.chars.Get(e)
-	st.StartSimple(&h, w.pool, skel, pose, root)
+	st.StartSimple(w.pool, skel, pose, root, &h)
 	m := generic.NewMap1[components.SimpleSprings](w.ecs)
 	m.Assign(e, &h)
 	return nil

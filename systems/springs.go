@@ -398,7 +398,7 @@ func (p *VRMPart) restart(st *spring.VRMState, sp *spring.VRMSpring, info *VRMSp
 // Step then moves them by that frame's motion, as any later Step does. A
 // character whose root is not finite is left to start at its first Step.
 // Set-up code.
-func (p *SimplePart) StartSimple(h *components.SimpleSprings, pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root) {
+func (p *SimplePart) StartSimple(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root, h *components.SimpleSprings) {
 	if !Sync(pool, skel, pose, root) {
 		return
 	}
