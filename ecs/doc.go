@@ -1,14 +1,19 @@
-// Package ecs is sway's facade: the part of the library a game touches.
+// Package sway is sway's facade: the part of the library a game touches.
 // It creates a sway world on a new or an existing arche world, adds
 // characters, steps the ordered pipeline and reads poses.
 //
-// The package is named after the directory; import it under another name
-// when you also import arche's ecs package:
+// The package lives in the directory ecs/ but is named sway. Every file
+// that uses it also imports arche's package ecs (entities, the world a
+// game owns), so a facade named ecs needed an import alias in every user
+// file, and code read "ecs.World" for two different worlds. The name sway
+// says whose World it is and needs no alias:
 //
 //	import (
 //		"github.com/mlange-42/arche/ecs"
-//		sway "github.com/sway-anim/sway/ecs"
+//		"github.com/sway-anim/sway/ecs" // package sway
 //	)
+//
+//	w, err := sway.NewWorld(sway.Options{})
 //
 // Outline:
 //   - [NewSkeleton], [SkeletonDesc], [Bone]: describe and build a skeleton.
@@ -47,4 +52,4 @@
 // every character before the next feature leaves one crowd-sized table
 // behind per feature (1.3 KB per character on the stress rig), adding a
 // character's features one after the other leaves tables of one entity.
-package ecs
+package sway

@@ -1,4 +1,4 @@
-package ecs
+package sway
 
 import (
 	"github.com/mlange-42/arche/ecs"

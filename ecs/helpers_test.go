@@ -1,4 +1,4 @@
-package ecs_test
+package sway_test
 
 import (
 	"math"
