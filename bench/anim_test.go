@@ -34,7 +34,7 @@ func newAnimWorld(b *testing.B, chars, workers int) (*sway.World, []arche.Entity
 		b.Fatal(err)
 	}
 	for _, e := range ents {
-		if err := w.Animate(e, space, sway.DefaultAnimSettings()); err != nil {
+		if _, err := w.Animation().Add(e, space, sway.DefaultAnimSettings()); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -55,7 +55,7 @@ func BenchmarkAnimation(b *testing.B) {
 				frame := func(f int) {
 					t := float64(f) / 60
 					for i, e := range ents {
-						_ = w.SetBlendParam(e, sc.LocomotionParam(i, t))
+						_ = w.Animation().Of(e).SetBlendParam(sc.LocomotionParam(i, t))
 					}
 					if err := w.Step(1.0 / 60); err != nil {
 						b.Fatal(err)

@@ -29,7 +29,7 @@ func newBreathWorld(b *testing.B, chars, workers int) *sway.World {
 		s := sway.BreathFor(sc.Skeleton)
 		s.Offset = float32(i%37) * 0.1
 		s.DurationRate = 0.8 + 0.02*float32(i%21)
-		if err := w.AddBreath(e, s); err != nil {
+		if _, err := w.Breath().Add(e, s); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -41,13 +41,13 @@ func newIKWorld(b *testing.B, chars, workers int) *sway.World {
 	left.Hint, left.HintSpace = mgl32.Vec3{0.1, 0.5, 1}, sway.IKHintRoot
 	right.Hint, right.HintSpace = mgl32.Vec3{-0.1, 0.5, 1}, sway.IKHintRoot
 	for i, e := range ents {
-		if err := w.AddIK(e, left, right); err != nil {
+		if _, err := w.IK().Add(e, left, right); err != nil {
 			b.Fatal(err)
 		}
 		r := sc.RootAt(i, 0)
 		lift := float32(0.1 * math.Sin(float64(i)))
-		_ = w.SetIKTarget(e, 0, r.Pos.Add(mathx.Rotate(r.Rot, mgl32.Vec3{0.1, 0.2 + lift, 0.15})))
-		_ = w.SetIKTarget(e, 1, r.Pos.Add(mathx.Rotate(r.Rot, mgl32.Vec3{-0.1, 0.2 - lift, -0.05})))
+		_ = w.IK().Of(e).SetTarget(0, r.Pos.Add(mathx.Rotate(r.Rot, mgl32.Vec3{0.1, 0.2 + lift, 0.15})))
+		_ = w.IK().Of(e).SetTarget(1, r.Pos.Add(mathx.Rotate(r.Rot, mgl32.Vec3{-0.1, 0.2 - lift, -0.05})))
 	}
 	return w
 }

@@ -29,14 +29,14 @@ func newLookAtWorld(b *testing.B, chars, workers int, boneTargets bool) *sway.Wo
 	}
 	head := sc.Skeleton.Index("head")
 	for i, e := range ents {
-		if err := w.AddLookAt(e, sway.LookAtFor(sc.Skeleton)); err != nil {
+		if _, err := w.LookAt().Add(e, sway.LookAtFor(sc.Skeleton)); err != nil {
 			b.Fatal(err)
 		}
 		if boneTargets {
-			err = w.SetLookAtTargetBone(e, ents[(i+1)%len(ents)], head)
+			err = w.LookAt().Of(e).SetTargetBone(ents[(i+1)%len(ents)], head)
 		} else {
 			home := sc.Chars[i].Home
-			err = w.SetLookAtTarget(e, home.Add(mgl32.Vec3{float32(i%7) - 3, 1.5, 2}))
+			err = w.LookAt().Of(e).SetTarget(home.Add(mgl32.Vec3{float32(i%7) - 3, 1.5, 2}))
 		}
 		if err != nil {
 			b.Fatal(err)

@@ -12,5 +12,8 @@ import "github.com/sway-anim/sway/systems/anim"
 // weights of the last frame.
 type Animation struct {
 	Space uint32 // index into the animation library's blend spaces
+	// Control: paused (the player's clock stops; it keeps posing its
+	// time), and the weight that blends its pose with the rest pose.
+	Control
 	anim.Player
 }

@@ -18,6 +18,9 @@ import "github.com/sway-anim/sway/systems/breath"
 type Breath struct {
 	State breath.State
 	Plan  breath.Plan
+	// Control: paused (the breath's clock stops and its bones show the
+	// pose coming into it), and the weight its bends are scaled by.
+	Control
 	// DirtyHi is one past the last bone whose world transform the breath
 	// changes: the end of the union of the written bones' subtrees.
 	DirtyHi int32

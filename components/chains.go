@@ -6,9 +6,9 @@ package components
 type Chains struct {
 	First, Count                 int32
 	ColliderFirst, ColliderCount int32
-	// Paused characters keep the animated pose and their particles wait;
-	// resuming restarts them from the animated pose.
-	Paused bool
+	// Control: paused, and the weight that multiplies each chain's
+	// Settings.Weight.
+	Control
 	// Faults counts chains of this character that were found with
 	// non-finite particles and reset to the animated pose.
 	Faults uint32

@@ -39,4 +39,7 @@ type IKLimb struct {
 type IK struct {
 	Limbs    [MaxIKLimbs]IKLimb
 	NumLimbs uint8
+	// Control: paused (the limbs show the pose coming into them), and
+	// the weight that multiplies each limb's weight.
+	Control
 }

@@ -51,7 +51,9 @@ type LookAt struct {
 	NumSpine    uint8
 
 	Target Target
-	// Weight is the requested blend weight in 0..1; the applied weight
-	// follows it with the head's WeightSpeed damping.
-	Weight float32
+	// Control: paused (the head and eyes keep their damped state and
+	// show the pose coming into them), and Weight, the requested blend
+	// weight in 0..1: the applied weight follows it with the head's
+	// WeightSpeed damping.
+	Control
 }

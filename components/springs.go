@@ -20,9 +20,11 @@ type VRMSprings struct {
 	// Started is false until the first step, which starts the springs
 	// from the animated pose.
 	Started bool
-	// Paused characters keep the animated pose; resuming restarts their
-	// springs from it.
-	Paused bool
+	// Control: paused, and the weight the springs' rotations are blended
+	// with the animated ones by.
+	Control
+	// Teleport is the jump test run before each step.
+	Teleport Teleport
 	// Faults counts springs of this character that were found with
 	// non-finite state after a step and reset to the animated pose.
 	Faults uint32
@@ -35,6 +37,7 @@ type SimpleSprings struct {
 	LastBone     int32 // highest bone read before stepping (parents, centres)
 	LastRoot     Transform
 	Started      bool
-	Paused       bool
+	Control               // paused, and the weight (as VRMSprings)
+	Teleport     Teleport // the jump test run before each step
 	Faults       uint32
 }

@@ -1,7 +1,6 @@
 package sway
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -99,8 +98,41 @@ type AnimState struct {
 	Smoothing float32
 }
 
-// ErrNotAnimated is returned for a character that plays no animation.
-var ErrNotAnimated = errors.New("sway: character has no animation")
+// AnimationFeature makes characters play blend spaces and finds their
+// animation again (World.Animation).
+type AnimationFeature struct{ w *World }
+
+// Animation returns the world's animation feature.
+func (w *World) Animation() AnimationFeature { return AnimationFeature{w} }
+
+// Animation is a handle on a character's animation: the verbs every
+// feature has (Pause, Resume, Reset, SetWeight, Remove; see "Features as
+// handles") and its playback. A paused animation keeps posing the time it
+// stopped at; its weight blends its pose with the rest pose; Reset puts
+// its time back to 0 and its blend parameter on its target.
+type Animation struct{ feature }
+
+var animKind = featureKind{
+	name: "Animation",
+	control: func(w *World, e ecs.Entity) *components.Control {
+		if a := w.maps.anim.Get(e); a != nil {
+			return &a.Control
+		}
+		return nil
+	},
+	reset: func(w *World, e ecs.Entity) {
+		a := w.maps.anim.Get(e)
+		a.Phase, a.Param = 0, a.Target
+	},
+	remove: func(w *World, e ecs.Entity) {
+		m := generic.NewMap1[components.Animation](w.ecs)
+		m.Remove(e)
+	},
+}
+
+// Of returns the handle on character e's animation. It does not check
+// that e is animated: its methods do.
+func (f AnimationFeature) Of(e ecs.Entity) Animation { return Animation{feature{f.w, e, &animKind}} }
 
 func (w *World) animLibrary() *systems.AnimLibrary {
 	return ecs.GetResource[systems.AnimLibrary](w.ecs)
@@ -148,45 +180,75 @@ func (w *World) AddBlendSpace(desc BlendSpaceDesc) (BlendSpaceID, error) {
 	return BlendSpaceID(len(lib.Spaces) - 1), nil
 }
 
-// Animate makes character e play a blend space: from the next Step its
-// local pose is the blend of the space's clips instead of the rest pose.
-// The space must be for as many bones as the character's skeleton, and
-// its clips' scale keys must not scale a bone of it beyond 1e4 relative to
-// the root (check.MaxModelScale). A
-// character that already plays a space switches to this one and starts
-// over from s.
-func (w *World) Animate(e ecs.Entity, space BlendSpaceID, s AnimSettings) error {
-	if err := w.enter("Animate"); err != nil {
-		return err
+// Add makes character e play a blend space and returns the handle: from
+// the next Step its local pose is the blend of the space's clips instead
+// of the rest pose. A character has one animation (Remove it first, or
+// switch spaces with Play). The space must be for as many bones as the
+// character's skeleton, and its clips' scale keys must not scale a bone of
+// it beyond 1e4 relative to the root (check.MaxModelScale).
+func (f AnimationFeature) Add(e ecs.Entity, space BlendSpaceID, s AnimSettings) (Animation, error) {
+	w := f.w
+	if err := w.enter("Animation.Add"); err != nil {
+		return Animation{}, err
 	}
 	defer w.leave()
-	p, err := w.pose(e)
+	c, err := w.playing(e, space, s)
+	if err != nil {
+		return Animation{}, err
+	}
+	if w.maps.anim.Has(e) {
+		return Animation{}, check.Errorf("Animation.Add", "Entity", e, "already plays an animation (Remove it first, or Play another space)")
+	}
+	c.Control = components.Control{Weight: 1}
+	m := generic.NewMap1[components.Animation](w.ecs)
+	m.Assign(e, &c)
+	return f.Of(e), nil
+}
+
+// Play switches the character to another blend space (or the same one)
+// and starts it over from s; the pause state and weight are kept.
+func (a Animation) Play(space BlendSpaceID, s AnimSettings) error {
+	if err := a.enter("Play"); err != nil {
+		return err
+	}
+	defer a.w.leave()
+	cur, err := a.w.animation(a.e)
 	if err != nil {
 		return err
 	}
+	c, err := a.w.playing(a.e, space, s)
+	if err != nil {
+		return err
+	}
+	c.Control = cur.Control
+	*cur = c
+	return nil
+}
+
+// playing validates that e can play space with s and returns the
+// component that does.
+func (w *World) playing(e ecs.Entity, space BlendSpaceID, s AnimSettings) (components.Animation, error) {
+	p, err := w.pose(e)
+	if err != nil {
+		return components.Animation{}, err
+	}
 	lib := w.animLibrary()
 	if int64(space) >= int64(len(lib.Spaces)) {
-		return check.Errorf("Animate", "space", space, "no blend space with this ID in the world")
+		return components.Animation{}, check.Errorf("Animation", "Space", space, "no blend space with this ID in the world")
 	}
 	bs := lib.Spaces[space]
 	if bs.BoneCount() != int(p.Count) {
-		return check.Errorf("Animate", "space", space, "the blend space is for %d bones, the character's skeleton %q has %d",
+		return components.Animation{}, check.Errorf("Animation", "Space", space, "the blend space is for %d bones, the character's skeleton %q has %d",
 			bs.BoneCount(), w.reg.Skeletons[p.Skeleton].Name(), p.Count)
 	}
 	if err := animScaleFits(w.reg.Skeletons[p.Skeleton], bs, space); err != nil {
-		return err
+		return components.Animation{}, err
 	}
 	c := components.Animation{Space: uint32(space)}
 	if err := setAnimSettings(&c.Player, s, bs); err != nil {
-		return err
+		return components.Animation{}, err
 	}
-	m := generic.NewMap1[components.Animation](w.ecs)
-	if a := m.Get(e); a != nil {
-		*a = c
-		return nil
-	}
-	m.Assign(e, &c)
-	return nil
+	return c, nil
 }
 
 // setAnimSettings validates s for the blend space bs and writes it into p.
@@ -238,8 +300,8 @@ func finiteVec2(typ, field string, v mgl32.Vec2) error {
 	return nil
 }
 
-// animation returns e's Animation component, ErrNotCharacter or
-// ErrNotAnimated.
+// animation returns e's Animation component, or an *EntityError or a
+// *FeatureError.
 func (w *World) animation(e ecs.Entity) (*components.Animation, error) {
 	if _, err := w.pose(e); err != nil {
 		return nil, err
@@ -247,7 +309,7 @@ func (w *World) animation(e ecs.Entity) (*components.Animation, error) {
 	m := &w.maps.anim
 	a := m.Get(e)
 	if a == nil {
-		return nil, ErrNotAnimated
+		return nil, &FeatureError{Feature: animKind.name, Entity: e}
 	}
 	return a, nil
 }
@@ -255,105 +317,90 @@ func (w *World) animation(e ecs.Entity) (*components.Animation, error) {
 // SetBlendParam sets the blend parameter character e's animation moves to
 // (at once, or smoothed: AnimSettings.Smoothing); the game calls it every
 // frame, for example with the character's velocity in its own frame.
-func (w *World) SetBlendParam(e ecs.Entity, param mgl32.Vec2) error {
-	if err := w.enter("SetBlendParam"); err != nil {
+func (a Animation) SetBlendParam(param mgl32.Vec2) error {
+	if err := a.enter("SetBlendParam"); err != nil {
 		return err
 	}
-	defer w.leave()
-	a, err := w.animation(e)
+	defer a.w.leave()
+	c, err := a.w.animation(a.e)
 	if err != nil {
 		return err
 	}
-	if err := finiteVec2("SetBlendParam", "param", param); err != nil {
+	if err := finiteVec2("Animation", "BlendParam", param); err != nil {
 		return err
 	}
-	a.Target = param
+	c.Target = param
 	return nil
 }
 
 // SetDirectWeights sets the weights of a BlendDirect animation, one per
 // clip of the space, each finite and >= 0; they apply from the next Step,
 // unsmoothed.
-func (w *World) SetDirectWeights(e ecs.Entity, weights []float32) error {
-	if err := w.enter("SetDirectWeights"); err != nil {
+func (a Animation) SetDirectWeights(weights []float32) error {
+	if err := a.enter("SetDirectWeights"); err != nil {
 		return err
 	}
-	defer w.leave()
-	a, err := w.animation(e)
+	defer a.w.leave()
+	c, err := a.w.animation(a.e)
 	if err != nil {
 		return err
 	}
-	spaces := w.animLibrary().Spaces
-	if int64(a.Space) >= int64(len(spaces)) { // only a component written directly
-		return check.Errorf("SetDirectWeights", "space", a.Space, "the character's blend space is not in the world")
+	spaces := a.w.animLibrary().Spaces
+	if int64(c.Space) >= int64(len(spaces)) { // only a component written directly
+		return check.Errorf("Animation", "Space", c.Space, "the character's blend space is not in the world")
 	}
-	bs := spaces[a.Space]
+	bs := spaces[c.Space]
 	if bs.Kind() != anim.KindDirect {
-		return check.Errorf("SetDirectWeights", "weights", weights, "the character's blend space is %v, not %v", bs.Kind(), anim.KindDirect)
+		return check.Errorf("Animation", "DirectWeights", weights, "the character's blend space is %v, not %v", bs.Kind(), anim.KindDirect)
 	}
-	return directWeights(&a.Player, "SetDirectWeights", "weights", weights, bs)
+	return directWeights(&c.Player, "Animation", "DirectWeights", weights, bs)
 }
 
-// SetAnimSpeed sets the playback rate of character e's animation: 1 as
+// SetSpeed sets the playback rate of the animation: 1 as
 // authored, 0 holds, negative plays backwards.
-func (w *World) SetAnimSpeed(e ecs.Entity, speed float32) error {
-	if err := w.enter("SetAnimSpeed"); err != nil {
+func (a Animation) SetSpeed(speed float32) error {
+	if err := a.enter("SetSpeed"); err != nil {
 		return err
 	}
-	defer w.leave()
-	a, err := w.animation(e)
+	defer a.w.leave()
+	c, err := a.w.animation(a.e)
 	if err != nil {
 		return err
 	}
-	if err := check.Finite("SetAnimSpeed", "speed", speed); err != nil {
+	if err := check.Finite("Animation", "Speed", speed); err != nil {
 		return err
 	}
-	a.Speed = speed
+	c.Speed = speed
 	return nil
 }
 
-// BlendWeights appends to dst the weight of each clip of character e's
+// BlendWeights appends to dst the weight of each clip of the character's
 // blend space as of the last Step (nothing before the first), for
 // debugging and UI. With a dst of enough capacity it does not allocate.
-func (w *World) BlendWeights(e ecs.Entity, dst []float32) ([]float32, error) {
-	if err := w.enter("BlendWeights"); err != nil {
+func (a Animation) BlendWeights(dst []float32) ([]float32, error) {
+	if err := a.enter("BlendWeights"); err != nil {
 		return nil, err
 	}
-	defer w.leave()
-	a, err := w.animation(e)
+	defer a.w.leave()
+	c, err := a.w.animation(a.e)
 	if err != nil {
 		return dst, err
 	}
-	return append(dst, a.Scratch.Weights()...), nil
+	return append(dst, c.Scratch.Weights()...), nil
 }
 
-// Animation returns character e's animation state as of the last Step.
-func (w *World) Animation(e ecs.Entity) (AnimState, error) {
-	if err := w.enter("Animation"); err != nil {
+// State returns the animation's state as of the last Step.
+func (a Animation) State() (AnimState, error) {
+	if err := a.enter("State"); err != nil {
 		return AnimState{}, err
 	}
-	defer w.leave()
-	a, err := w.animation(e)
+	defer a.w.leave()
+	c, err := a.w.animation(a.e)
 	if err != nil {
 		return AnimState{}, err
 	}
 	return AnimState{
-		Space: BlendSpaceID(a.Space), Param: a.Param, Target: a.Target,
-		Time: a.Phase, Speed: a.Speed, Smoothing: a.Smoothing,
+		Space: BlendSpaceID(c.Space), Param: c.Param, Target: c.Target,
+		Time: c.Phase, Speed: c.Speed, Smoothing: c.Smoothing,
 	}, nil
-}
-
-// StopAnimation removes character e's animation: from the next Step its
-// local pose is the rest pose again.
-func (w *World) StopAnimation(e ecs.Entity) error {
-	if err := w.enter("StopAnimation"); err != nil {
-		return err
-	}
-	defer w.leave()
-	if _, err := w.animation(e); err != nil {
-		return err
-	}
-	m := generic.NewMap1[components.Animation](w.ecs)
-	m.Remove(e)
-	return nil
 }

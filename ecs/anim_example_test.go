@@ -12,7 +12,7 @@ import (
 // A character plays a 1D blend space of two clips: the elbow straight, and
 // the elbow bent 90 degrees about Y. The game sets the blend parameter each
 // frame; with smoothing the elbow eases toward the bend instead of jumping.
-func ExampleWorld_Animate() {
+func ExampleAnimationFeature_Add() {
 	skel, err := sway.NewSkeleton(sway.SkeletonDesc{Name: "arm", Bones: []sway.BoneDesc{
 		sway.Bone("shoulder", "", mgl32.Vec3{0, 1.5, 0}),
 		sway.Bone("elbow", "shoulder", mgl32.Vec3{0.3, 0, 0}),
@@ -52,17 +52,17 @@ func ExampleWorld_Animate() {
 	char, _ := w.AddCharacter(skel, sway.Identity())
 	settings := sway.DefaultAnimSettings()
 	settings.Smoothing = 10 // the parameter covers 1 - exp(-10 dt) of the way per frame
-	if err := w.Animate(char, space, settings); err != nil {
+	if _, err := w.Animation().Add(char, space, settings); err != nil {
 		panic(err)
 	}
 	weights := make([]float32, 0, sway.MaxBlendSamples)
 	for frame := 1; frame <= 30; frame++ {
-		_ = w.SetBlendParam(char, mgl32.Vec2{1, 0}) // e.g. from the game's input
+		_ = w.Animation().Of(char).SetBlendParam(mgl32.Vec2{1, 0}) // e.g. from the game's input
 		if err := w.Step(1.0 / 60); err != nil {
 			panic(err)
 		}
 		if frame == 1 || frame == 30 {
-			weights, _ = w.BlendWeights(char, weights[:0])
+			weights, _ = w.Animation().Of(char).BlendWeights(weights[:0])
 			pose, _ := w.Pose(char)
 			bend := 2 * math.Acos(math.Min(1, float64(pose.LocalRot[elbow].W))) * 180 / math.Pi
 			fmt.Printf("frame %2d: weights [%.3f %.3f], elbow bent %.1f degrees\n", frame, weights[0], weights[1], bend)

@@ -36,7 +36,7 @@ func locomotionWorld(t testing.TB, workers, chars int, animated func(int) bool, 
 	}
 	for i, e := range ents {
 		if animated(i) {
-			if err := w.Animate(e, space, settings(i)); err != nil {
+			if _, err := w.Animation().Add(e, space, settings(i)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -52,7 +52,7 @@ func frameLocomotion(t testing.TB, w *sway.World, ents []arche.Entity, sc *scene
 	tm := float64(f) / 60
 	for i, e := range ents {
 		if animated(i) {
-			if err := w.SetBlendParam(e, sc.LocomotionParam(i, tm)); err != nil {
+			if err := w.Animation().Of(e).SetBlendParam(sc.LocomotionParam(i, tm)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -76,7 +76,7 @@ func TestAnimateOneClipGivesItsPoseExactly(t *testing.T) {
 	if err := w.Step(1.0 / 60); err != nil {
 		t.Fatal(err)
 	}
-	weights, err := w.BlendWeights(ents[0], nil)
+	weights, err := w.Animation().Of(ents[0]).BlendWeights(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,13 +165,13 @@ func TestAnimateTwoClipsHalfway(t *testing.T) {
 	defer w.Close()
 	skel, space := twoTurns(t, w)
 	e, _ := w.AddCharacter(skel, sway.Identity())
-	if err := w.Animate(e, space, sway.AnimSettings{Param: mgl32.Vec2{0.5, 0}, Speed: 1}); err != nil {
+	if _, err := w.Animation().Add(e, space, sway.AnimSettings{Param: mgl32.Vec2{0.5, 0}, Speed: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Step(1.0 / 60); err != nil {
 		t.Fatal(err)
 	}
-	weights, _ := w.BlendWeights(e, nil)
+	weights, _ := w.Animation().Of(e).BlendWeights(nil)
 	if !equalFloats(weights, []float32{0.5, 0.5}) {
 		t.Fatalf("weights %v", weights)
 	}
@@ -215,7 +215,7 @@ func TestBlendParamAroundCircleStaysUnit(t *testing.T) {
 			if f%16 == 0 {
 				p = mgl32.Vec2{0, float32(r)}
 			}
-			if err := w.SetBlendParam(e, p); err != nil {
+			if err := w.Animation().Of(e).SetBlendParam(p); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -235,7 +235,7 @@ func TestBlendParamAroundCircleStaysUnit(t *testing.T) {
 					t.Fatalf("frame %d character %d bone %d: non-finite position", f, i, b)
 				}
 			}
-			weights, _ = w.BlendWeights(e, weights[:0])
+			weights, _ = w.Animation().Of(e).BlendWeights(weights[:0])
 			var sum float64
 			for _, v := range weights {
 				if !(v >= 0 && v <= 1) {
@@ -298,7 +298,7 @@ func TestUnanimatedCharactersGetRestPose(t *testing.T) {
 			}
 		}
 	}
-	if err := w.StopAnimation(ents[1]); err != nil {
+	if err := w.Animation().Of(ents[1]).Remove(); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Step(1.0 / 60); err != nil {
@@ -307,10 +307,10 @@ func TestUnanimatedCharactersGetRestPose(t *testing.T) {
 	if !isRest(ents[1]) {
 		t.Fatal("a character whose animation stopped is not back in the rest pose")
 	}
-	if err := w.SetBlendParam(ents[1], mgl32.Vec2{}); !errors.Is(err, sway.ErrNotAnimated) {
+	if err := w.Animation().Of(ents[1]).SetBlendParam(mgl32.Vec2{}); !errors.Is(err, sway.ErrNoFeature) {
 		t.Fatalf("SetBlendParam after StopAnimation: %v", err)
 	}
-	if err := w.StopAnimation(ents[1]); !errors.Is(err, sway.ErrNotAnimated) {
+	if err := w.Animation().Of(ents[1]).Remove(); !errors.Is(err, sway.ErrNoFeature) {
 		t.Fatalf("stopping twice: %v", err)
 	}
 }
@@ -323,16 +323,16 @@ func TestAnimationStateAfterStep(t *testing.T) {
 	})
 	defer w.Close()
 	e := ents[0]
-	if err := w.SetBlendParam(e, mgl32.Vec2{0, 1}); err != nil {
+	if err := w.Animation().Of(e).SetBlendParam(mgl32.Vec2{0, 1}); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.SetAnimSpeed(e, 2); err != nil {
+	if err := w.Animation().Of(e).SetSpeed(2); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Step(0.1); err != nil {
 		t.Fatal(err)
 	}
-	st, err := w.Animation(e)
+	st, err := w.Animation().Of(e).State()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,7 +376,7 @@ func TestAnimationStepZeroAllocs(t *testing.T) {
 	n := testing.AllocsPerRun(50, func() {
 		f++
 		frameLocomotion(t, w, ents, sc, all, f)
-		weights, _ = w.BlendWeights(ents[0], weights[:0])
+		weights, _ = w.Animation().Of(ents[0]).BlendWeights(weights[:0])
 	})
 	if n != 0 {
 		t.Fatalf("%v allocations per frame, want 0", n)
@@ -420,9 +420,9 @@ func TestAnimationErrors(t *testing.T) {
 	field("clips for different skeletons", err, "BlendSpaceDesc", "Clips[1]")
 
 	ok := sway.DefaultAnimSettings()
-	field("unknown space", w.Animate(char, 99, ok), "Animate", "space")
-	field("bone count", w.Animate(char, arm, ok), "Animate", "space")
-	field("bone count (other way)", w.Animate(armChar, loco, ok), "Animate", "space")
+	field("unknown space", addErr(w.Animation().Add(char, 99, ok)), "Animation", "Space")
+	field("bone count", addErr(w.Animation().Add(char, arm, ok)), "Animation", "Space")
+	field("bone count (other way)", addErr(w.Animation().Add(armChar, loco, ok)), "Animation", "Space")
 	for _, c := range []struct {
 		s     sway.AnimSettings
 		space sway.BlendSpaceID
@@ -436,46 +436,46 @@ func TestAnimationErrors(t *testing.T) {
 		{sway.AnimSettings{Speed: 1, Direct: []float32{1}}, direct, "Direct"},
 		{sway.AnimSettings{Speed: 1, Direct: []float32{1, -1}}, direct, "Direct[1]"},
 	} {
-		field(c.field, w.Animate(armChar, c.space, c.s), "AnimSettings", c.field)
+		field(c.field, addErr(w.Animation().Add(armChar, c.space, c.s)), "AnimSettings", c.field)
 	}
 	if w.NumCharacters() != 2 {
 		t.Fatal("a rejected Animate changed the characters")
 	}
-	if _, err := w.Animation(armChar); !errors.Is(err, sway.ErrNotAnimated) {
+	if _, err := w.Animation().Of(armChar).State(); !errors.Is(err, sway.ErrNoFeature) {
 		t.Fatalf("a rejected Animate left an animation: %v", err)
 	}
 
 	var gone arche.Entity
-	if err := w.Animate(gone, arm, ok); !errors.Is(err, sway.ErrNotCharacter) {
+	if _, err := w.Animation().Add(gone, arm, ok); !errors.Is(err, sway.ErrNotCharacter) {
 		t.Fatalf("Animate on the zero entity: %v", err)
 	}
-	if err := w.SetBlendParam(armChar, mgl32.Vec2{}); !errors.Is(err, sway.ErrNotAnimated) {
+	if err := w.Animation().Of(armChar).SetBlendParam(mgl32.Vec2{}); !errors.Is(err, sway.ErrNoFeature) {
 		t.Fatalf("SetBlendParam before Animate: %v", err)
 	}
-	if err := w.Animate(armChar, arm, ok); err != nil {
+	if _, err := w.Animation().Add(armChar, arm, ok); err != nil {
 		t.Fatal(err)
 	}
-	field("SetBlendParam NaN", w.SetBlendParam(armChar, mgl32.Vec2{0, nan}), "SetBlendParam", "param")
-	field("SetAnimSpeed NaN", w.SetAnimSpeed(armChar, nan), "SetAnimSpeed", "speed")
-	field("SetDirectWeights on 1D", w.SetDirectWeights(armChar, []float32{1, 0}), "SetDirectWeights", "weights")
-	if err := w.Animate(armChar, direct, sway.AnimSettings{Speed: 1, Direct: []float32{0.25, 0.5}}); err != nil {
+	field("SetBlendParam NaN", w.Animation().Of(armChar).SetBlendParam(mgl32.Vec2{0, nan}), "Animation", "BlendParam")
+	field("SetAnimSpeed NaN", w.Animation().Of(armChar).SetSpeed(nan), "Animation", "Speed")
+	field("SetDirectWeights on 1D", w.Animation().Of(armChar).SetDirectWeights([]float32{1, 0}), "Animation", "DirectWeights")
+	if err := w.Animation().Of(armChar).Play(direct, sway.AnimSettings{Speed: 1, Direct: []float32{0.25, 0.5}}); err != nil {
 		t.Fatal(err)
 	}
-	field("SetDirectWeights count", w.SetDirectWeights(armChar, []float32{1}), "SetDirectWeights", "weights")
-	field("SetDirectWeights NaN", w.SetDirectWeights(armChar, []float32{1, nan}), "SetDirectWeights", "weights[1]")
-	if err := w.SetDirectWeights(armChar, []float32{0, 1}); err != nil {
+	field("SetDirectWeights count", w.Animation().Of(armChar).SetDirectWeights([]float32{1}), "Animation", "DirectWeights")
+	field("SetDirectWeights NaN", w.Animation().Of(armChar).SetDirectWeights([]float32{1, nan}), "Animation", "DirectWeights[1]")
+	if err := w.Animation().Of(armChar).SetDirectWeights([]float32{0, 1}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Step(1.0 / 60); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := w.BlendWeights(armChar, nil); !equalFloats(got, []float32{0, 1}) {
+	if got, _ := w.Animation().Of(armChar).BlendWeights(nil); !equalFloats(got, []float32{0, 1}) {
 		t.Fatalf("direct weights %v, want [0 1]", got)
 	}
 	if err := w.RemoveCharacter(armChar); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.SetBlendParam(armChar, mgl32.Vec2{}); !errors.Is(err, sway.ErrNotCharacter) {
+	if err := w.Animation().Of(armChar).SetBlendParam(mgl32.Vec2{}); !errors.Is(err, sway.ErrNotCharacter) {
 		t.Fatalf("SetBlendParam on a removed character: %v", err)
 	}
 }

@@ -33,11 +33,11 @@ func TestStressSceneAtTheLimitsStaysFinite(t *testing.T) {
 						if err := s.w.SetRoot(e, r); err != nil {
 							t.Fatal(err)
 						}
-						if err := s.w.SetBlendParam(e, s.sc.LocomotionParam(i, tm)); err != nil {
+						if err := s.w.Animation().Of(e).SetBlendParam(s.sc.LocomotionParam(i, tm)); err != nil {
 							t.Fatal(err)
 						}
 						if i >= 2 {
-							if err := s.w.SetLookAtTarget(e, r.Pos.Add(mgl32.Vec3{1.5, 1.6 * scale[1], 0})); err != nil {
+							if err := s.w.LookAt().Of(e).SetTarget(r.Pos.Add(mgl32.Vec3{1.5, 1.6 * scale[1], 0})); err != nil {
 								t.Fatal(err)
 							}
 						}
@@ -48,8 +48,8 @@ func TestStressSceneAtTheLimitsStaysFinite(t *testing.T) {
 					assertFinitePoses(t, s.w, s.ents)
 				}
 				for _, e := range s.ents {
-					chains, _ := s.w.ChainFaults(e)
-					springs, _ := s.w.VRMSpringFaults(e)
+					chains, _ := s.w.Chains().Of(e).Faults()
+					springs, _ := s.w.VRMSprings().Of(e).Faults()
 					if chains != 0 || springs != 0 {
 						t.Errorf("%v: %d chain faults, %d spring faults", e, chains, springs)
 					}
@@ -86,11 +86,11 @@ func TestLargestRigStaysFinite(t *testing.T) {
 			}
 			switch feature {
 			case "chain":
-				err = w.AddChains(e, nil, []sway.ChainSpec{{Root: "b3", Settings: sway.DefaultChainSettings()}})
+				_, err = w.Chains().Add(e, nil, []sway.ChainSpec{{Root: "b3", Settings: sway.DefaultChainSettings()}})
 			case "vrm":
-				err = w.AddVRMSprings(e, nil, []sway.VRMSpringSpec{{Joints: []string{"b3", "b4", "b5", "b6", "b7"}, Settings: sway.DefaultVRMJointSettings()}})
+				_, err = w.VRMSprings().Add(e, nil, []sway.VRMSpringSpec{{Joints: []string{"b3", "b4", "b5", "b6", "b7"}, Settings: sway.DefaultVRMJointSettings()}})
 			case "simple":
-				err = w.AddSimpleSprings(e, []sway.SimpleSpringSpec{{Bones: []string{"b3", "b4", "b5", "b6"}, SpringEnd: mgl32.Vec3{1e4, -1e4, 1e4}, Settings: sway.DefaultSimpleSpringSettings()}})
+				_, err = w.SimpleSprings().Add(e, []sway.SimpleSpringSpec{{Bones: []string{"b3", "b4", "b5", "b6"}, SpringEnd: mgl32.Vec3{1e4, -1e4, 1e4}, Settings: sway.DefaultSimpleSpringSettings()}})
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -107,9 +107,9 @@ func TestLargestRigStaysFinite(t *testing.T) {
 				}
 				assertFinitePoses(t, w, []arche.Entity{e})
 			}
-			chains, _ := w.ChainFaults(e)
-			vrm, _ := w.VRMSpringFaults(e)
-			simple, _ := w.SimpleSpringFaults(e)
+			chains, _ := w.Chains().Of(e).Faults()
+			vrm, _ := w.VRMSprings().Of(e).Faults()
+			simple, _ := w.SimpleSprings().Of(e).Faults()
 			if chains+vrm+simple != 0 {
 				t.Errorf("faults: chains %d, VRM springs %d, simple springs %d", chains, vrm, simple)
 			}

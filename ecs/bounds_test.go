@@ -249,7 +249,7 @@ func animateWith(skel *sway.Skeleton, w *sway.World, clip sway.ClipID) string {
 	if err != nil {
 		return "AddCharacter: " + err.Error()
 	}
-	if err := w.Animate(e, space, sway.DefaultAnimSettings()); err != nil {
+	if _, err := w.Animation().Add(e, space, sway.DefaultAnimSettings()); err != nil {
 		return "Animate: " + err.Error()
 	}
 	return firstNonFinite(w, []arche.Entity{e}, 3)
@@ -316,10 +316,13 @@ func TestAnimateBoundsScaleKeys(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		return w.Animate(e, space, sway.DefaultAnimSettings())
+		if a := w.Animation().Of(e); addErr(a.State()) == nil {
+			return a.Play(space, sway.DefaultAnimSettings())
+		}
+		return addErr(w.Animation().Add(e, space, sway.DefaultAnimSettings()))
 	}
 	// Bones 1 and 2 keyed at 200: bone 2 at 4e4 relative to the root.
-	wantFieldError(t, "scale keys 200 on two nested bones", play(mgl32.Vec3{1, -200, 1}), "space", func() string { return "" })
+	wantFieldError(t, "scale keys 200 on two nested bones", play(mgl32.Vec3{1, -200, 1}), "Space", func() string { return "" })
 	for _, scale := range []mgl32.Vec3{{1, -100, 1}, {0, 0, 0}, {1e-2, 1, 1}} {
 		if err := play(scale); err != nil {
 			t.Fatalf("scale keys %v: %v", scale, err)

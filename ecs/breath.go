@@ -230,79 +230,126 @@ func breathSettings(skel *Skeleton, s *BreathSettings) (breath.Settings, error) 
 	return out, nil
 }
 
-// AddBreath makes a character breathe, replacing any breath it had. The
-// settings are validated and resolved now (a *FieldError names the bad
-// field); the breath runs in the procedural phase of every Step from then
-// on, on the world's simulation clock.
-func (w *World) AddBreath(e ecs.Entity, s BreathSettings) error {
-	if err := w.enter("AddBreath"); err != nil {
-		return err
+// BreathFeature adds breathing to characters and finds it again
+// (World.Breath).
+type BreathFeature struct{ w *World }
+
+// Breath returns the world's breath feature.
+func (w *World) Breath() BreathFeature { return BreathFeature{w} }
+
+// Breath is a handle on a character's breathing: the verbs every feature
+// has (Pause, Resume, Reset, SetWeight, Remove; see "Features as
+// handles") and its state. Its weight scales the bend: each bone it turns
+// ends at the normalised lerp from its rotation before the breath towards
+// the breathed one.
+type Breath struct{ feature }
+
+var breathKind = featureKind{
+	name: "Breath",
+	control: func(w *World, e ecs.Entity) *components.Control {
+		if m := &w.maps.breath; m.Has(e) {
+			return &m.Get(e).Control
+		}
+		return nil
+	},
+	reset: func(w *World, e ecs.Entity) {
+		// The cycle starts over (at its beginning, whatever Offset was
+		// given); Prev keeps the angle applied last, so that Additive mode
+		// takes it off at the next Step.
+		b := w.maps.breath.Get(e)
+		prev := b.State.Angle
+		if ms := generic.NewMap[components.BreathSettings](w.ecs); ms.Has(e) {
+			breath.Init(&b.State, &ms.Get(e).Settings, 0)
+		}
+		b.State.Prev = prev
+	},
+	remove: func(w *World, e ecs.Entity) {
+		m := generic.NewMap2[components.Breath, components.BreathSettings](w.ecs)
+		m.Remove(e)
+	},
+}
+
+// Of returns the handle on character e's breath. It does not check that e
+// breathes: its methods do.
+func (f BreathFeature) Of(e ecs.Entity) Breath { return Breath{feature{f.w, e, &breathKind}} }
+
+// Add makes a character breathe and returns the handle; a character has
+// one breath (Remove it first to replace it). The settings are validated
+// and resolved now (a *FieldError names the bad field); the breath runs
+// in the procedural phase of every Step from then on, on the world's
+// simulation clock.
+func (f BreathFeature) Add(e ecs.Entity, s BreathSettings) (Breath, error) {
+	w := f.w
+	if err := w.enter("Breath.Add"); err != nil {
+		return Breath{}, err
 	}
 	defer w.leave()
 	p, err := w.pose(e)
 	if err != nil {
-		return err
+		return Breath{}, err
 	}
-	skel := w.reg.Skeletons[p.Skeleton]
-	ks, err := breathSettings(skel, &s)
+	if w.maps.breath.Has(e) {
+		return Breath{}, check.Errorf("Breath.Add", "Entity", e, "already breathes (Remove the breath first)")
+	}
+	comp, settings, err := resolveBreath(w.reg.Skeletons[p.Skeleton], &s)
 	if err != nil {
-		return err
+		return Breath{}, err
+	}
+	m := generic.NewMap2[components.Breath, components.BreathSettings](w.ecs)
+	m.Assign(e, &comp, &settings)
+	return f.Of(e), nil
+}
+
+// resolveBreath validates s and resolves it against skel.
+func resolveBreath(skel *Skeleton, s *BreathSettings) (components.Breath, components.BreathSettings, error) {
+	ks, err := breathSettings(skel, s)
+	if err != nil {
+		return components.Breath{}, components.BreathSettings{}, err
 	}
 	comp, settings, err := systems.NewBreathComponent(skel, ks, s.Offset)
 	if err != nil {
 		var fe *check.FieldError
 		if errors.As(err, &fe) && fe.Field == "Offset" {
-			return &check.FieldError{Type: breathType, Field: fe.Field, Value: fe.Value, Reason: fe.Reason}
+			err = &check.FieldError{Type: breathType, Field: fe.Field, Value: fe.Value, Reason: fe.Reason}
 		}
+		return components.Breath{}, components.BreathSettings{}, err
+	}
+	return comp, settings, nil
+}
+
+// SetSettings replaces the breath's settings, as a new Add would (the
+// cycle starts over, Offset seconds in), keeping its pause state and
+// weight. Bad settings are a *FieldError and change nothing.
+func (b Breath) SetSettings(s BreathSettings) error {
+	if err := b.enter("SetSettings"); err != nil {
 		return err
 	}
-	if m := &w.maps.breath; m.Has(e) {
-		m.Set(e, &comp)
-		if ms := generic.NewMap[components.BreathSettings](w.ecs); ms.Has(e) {
-			ms.Set(e, &settings)
-		} else {
-			m1 := generic.NewMap1[components.BreathSettings](w.ecs)
-			m1.Assign(e, &settings)
-		}
-		return nil
+	defer b.w.leave()
+	ctl, err := b.control()
+	if err != nil {
+		return err
 	}
-	m := generic.NewMap2[components.Breath, components.BreathSettings](w.ecs)
-	m.Assign(e, &comp, &settings)
+	p, _ := b.w.pose(b.e)
+	comp, settings, err := resolveBreath(b.w.reg.Skeletons[p.Skeleton], &s)
+	if err != nil {
+		return err
+	}
+	comp.Control = *ctl
+	m := generic.NewMap2[components.Breath, components.BreathSettings](b.w.ecs)
+	old, oldSettings := m.Get(b.e)
+	*old, *oldSettings = comp, settings
 	return nil
 }
 
-// RemoveBreath stops a character's breath; the pose reset (or animation)
-// of the next Step removes the bend. Removing a breath a character does
-// not have is not an error.
-func (w *World) RemoveBreath(e ecs.Entity) error {
-	if err := w.enter("RemoveBreath"); err != nil {
-		return err
+// State returns the character's place in its breath: the phase, the time
+// into it and each segment's angle in degrees this frame.
+func (b Breath) State() (breath.State, error) {
+	if err := b.enter("State"); err != nil {
+		return breath.State{}, err
 	}
-	defer w.leave()
-	if _, err := w.pose(e); err != nil {
-		return err
+	defer b.w.leave()
+	if _, err := b.control(); err != nil {
+		return breath.State{}, err
 	}
-	if m := &w.maps.breath; m.Has(e) {
-		m2 := generic.NewMap2[components.Breath, components.BreathSettings](w.ecs)
-		m2.Remove(e)
-	}
-	return nil
-}
-
-// BreathState returns a character's place in its breath: the phase, the
-// time into it and each segment's angle in degrees this frame. ok is false
-// when the character does not breathe.
-func (w *World) BreathState(e ecs.Entity) (st breath.State, ok bool, err error) {
-	if err = w.enter("BreathState"); err != nil {
-		return
-	}
-	defer w.leave()
-	if _, err := w.pose(e); err != nil {
-		return st, false, err
-	}
-	m := &w.maps.breath
-	if !m.Has(e) {
-		return st, false, nil
-	}
-	return m.Get(e).State, true, nil
+	return b.w.maps.breath.Get(b.e).State, nil
 }

@@ -14,7 +14,7 @@ func TestBreathingMovesTheHair(t *testing.T) {
 		w, ents, sc := chainWorld(t, 1, 1)
 		defer w.Close()
 		if breathing {
-			if err := w.AddBreath(ents[0], sway.BreathFor(sc.Skeleton)); err != nil {
+			if _, err := w.Breath().Add(ents[0], sway.BreathFor(sc.Skeleton)); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -11,7 +11,7 @@ import (
 // A small humanoid breathes with the default settings found by bone name.
 // The example prints each phase change and how far the chest has moved
 // toward the character's forward (+Z).
-func ExampleWorld_AddBreath() {
+func ExampleBreathFeature_Add() {
 	skel, err := sway.NewSkeleton(sway.SkeletonDesc{Name: "torso", Bones: []sway.BoneDesc{
 		sway.Bone("hips", "", mgl32.Vec3{0, 1, 0}),
 		sway.Bone("spine", "hips", mgl32.Vec3{0, 0.1, 0}),
@@ -33,14 +33,14 @@ func ExampleWorld_AddBreath() {
 
 	s := sway.BreathFor(skel) // spine, chest, neck, head; both shoulders
 	s.EffectRate = 2
-	if err := w.AddBreath(char, s); err != nil {
+	if _, err := w.Breath().Add(char, s); err != nil {
 		panic(err)
 	}
 	chest := skel.Index("chest")
 	phase := sway.BreathPhase(0)
 	for frame := 1; frame <= 240; frame++ { // 4 s at 60 Hz
 		_ = w.Step(1.0 / 60)
-		st, _, _ := w.BreathState(char)
+		st, _ := w.Breath().Of(char).State()
 		if st.Phase != phase {
 			phase = st.Phase
 			c, _ := w.BoneWorld(char, chest)

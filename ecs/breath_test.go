@@ -49,7 +49,7 @@ func TestBreathBendsAndKeepsShoulders(t *testing.T) {
 	still, _ := w.AddCharacter(skel, root)
 	s := sway.BreathFor(skel)
 	s.EffectRate = 3 // bends large enough to see
-	if err := w.AddBreath(breather, s); err != nil {
+	if _, err := w.Breath().Add(breather, s); err != nil {
 		t.Fatal(err)
 	}
 	chest := skel.Index("chest")
@@ -73,9 +73,9 @@ func TestBreathBendsAndKeepsShoulders(t *testing.T) {
 	if maxTurn < 0.01 {
 		t.Fatalf("the chest turned at most %.3g rad: the shoulder check is vacuous", maxTurn)
 	}
-	st, ok, err := w.BreathState(breather)
-	if err != nil || !ok || st.Phase != breath.Exhale {
-		t.Fatalf("after the inhale: %+v %v %v", st, ok, err)
+	st, err := w.Breath().Of(breather).State()
+	if err != nil || st.Phase != breath.Exhale {
+		t.Fatalf("after the inhale: %+v %v", st, err)
 	}
 	// At the end of the inhale the spine is bent +2°*3 about the
 	// left-right line as in the source: the chest, 0.15 above it, has moved
@@ -114,7 +114,7 @@ func TestBreathFollowsSimulationClock(t *testing.T) {
 		e, _ := w.AddCharacter(skel, sway.At(mgl32.Vec3{float32(i), 0, 0}))
 		s := sway.BreathFor(skel)
 		s.Offset, s.DurationRate = cfg.offset, cfg.rate
-		if err := w.AddBreath(e, s); err != nil {
+		if _, err := w.Breath().Add(e, s); err != nil {
 			t.Fatal(err)
 		}
 		ks := breath.DefaultSettings(int32(skel.Index("spine")), int32(skel.Index("chest")), int32(skel.Index("neck")), int32(skel.Index("head")), int32(skel.Index("shoulder.L")), int32(skel.Index("shoulder.R")))
@@ -132,9 +132,9 @@ func TestBreathFollowsSimulationClock(t *testing.T) {
 		}
 		for i, c := range chars {
 			breath.Step(&c.st, &c.s, min(dt, sway.MaxDt))
-			got, ok, err := w.BreathState(c.e)
-			if err != nil || !ok {
-				t.Fatal(ok, err)
+			got, err := w.Breath().Of(c.e).State()
+			if err != nil {
+				t.Fatal(err)
 			}
 			if got.Phase != c.st.Phase || got.Time != c.st.Time || got.Angle != c.st.Angle {
 				t.Fatalf("frame %d character %d: system %+v, kernel %+v", frame, i, got, c.st)
@@ -145,8 +145,8 @@ func TestBreathFollowsSimulationClock(t *testing.T) {
 	if len(phases) != 3 {
 		t.Fatalf("phases seen %v: the run is too short to be a test", phases)
 	}
-	a, _, _ := w.BreathState(chars[0].e)
-	b, _, _ := w.BreathState(chars[1].e)
+	a, _ := w.Breath().Of(chars[0].e).State()
+	b, _ := w.Breath().Of(chars[1].e).State()
 	if a.Angle == b.Angle {
 		t.Fatal("characters with different offsets breathe in step")
 	}
@@ -176,11 +176,11 @@ func TestBreathAdditiveWithoutPoseReset(t *testing.T) {
 	s := sway.BreathFor(skel)
 	s.EffectRate = 4
 	s.Offset = 0.7
-	if err := abs.AddBreath(eb, s); err != nil {
+	if _, err := abs.Breath().Add(eb, s); err != nil {
 		t.Fatal(err)
 	}
 	s.Mode = sway.BreathAdditive
-	if err := add.AddBreath(ea, s); err != nil {
+	if _, err := add.Breath().Add(ea, s); err != nil {
 		t.Fatal(err)
 	}
 	worst := 0.0
@@ -219,7 +219,7 @@ func breathScene(t testing.TB, workers, chars, frames int) *sway.World {
 		if i%3 == 0 {
 			s.EffectRate = 2
 		}
-		if err := w.AddBreath(e, s); err != nil {
+		if _, err := w.Breath().Add(e, s); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -282,17 +282,17 @@ func TestBreathRejectsBadSettings(t *testing.T) {
 		s := sway.BreathFor(skel)
 		c.edit(&s)
 		var fe *sway.FieldError
-		if err := w.AddBreath(e, s); !errors.As(err, &fe) || fe.Field != c.field || fe.Type != "BreathSettings" || !errors.Is(err, sway.ErrInvalid) {
+		if _, err := w.Breath().Add(e, s); !errors.As(err, &fe) || fe.Field != c.field || fe.Type != "BreathSettings" || !errors.Is(err, sway.ErrInvalid) {
 			t.Errorf("%s: AddBreath = %v", c.field, err)
 		}
 	}
-	if _, ok, _ := w.BreathState(e); ok {
+	if _, err := w.Breath().Of(e).State(); err == nil {
 		t.Fatal("a rejected breath was added")
 	}
-	if err := w.AddBreath(arche.Entity{}, sway.BreathFor(skel)); !errors.Is(err, sway.ErrNotCharacter) {
+	if _, err := w.Breath().Add(arche.Entity{}, sway.BreathFor(skel)); !errors.Is(err, sway.ErrNotCharacter) {
 		t.Fatalf("AddBreath on a non-character: %v", err)
 	}
-	if err := w.RemoveBreath(arche.Entity{}); !errors.Is(err, sway.ErrNotCharacter) {
+	if err := w.Breath().Of(arche.Entity{}).Remove(); !errors.Is(err, sway.ErrNotCharacter) {
 		t.Fatalf("RemoveBreath on a non-character: %v", err)
 	}
 }
@@ -336,7 +336,7 @@ func TestBreathForFindsBones(t *testing.T) {
 	}
 	defer w.Close()
 	e, _ := w.AddCharacter(mixamo, sway.Identity())
-	if err := w.AddBreath(e, s); err != nil {
+	if _, err := w.Breath().Add(e, s); err != nil {
 		t.Fatal(err)
 	}
 	for f := 0; f < 100; f++ {
@@ -359,7 +359,7 @@ func TestBreathRemovedAndBadRoot(t *testing.T) {
 	}
 	defer w.Close()
 	e, _ := w.AddCharacter(skel, sway.Identity())
-	if err := w.AddBreath(e, sway.BreathFor(skel)); err != nil {
+	if _, err := w.Breath().Add(e, sway.BreathFor(skel)); err != nil {
 		t.Fatal(err)
 	}
 	for f := 0; f < 30; f++ {
@@ -370,7 +370,7 @@ func TestBreathRemovedAndBadRoot(t *testing.T) {
 		t.Fatal("the spine does not breathe")
 	}
 	// The game writes a NaN root straight into the component.
-	before, _, _ := w.BreathState(e)
+	before, _ := w.Breath().Of(e).State()
 	root := (*components.Root)(w.ECS().Get(e, arche.ComponentID[components.Root](w.ECS())))
 	good := root.Transform
 	root.Pos[1] = float32(math.NaN())
@@ -379,7 +379,7 @@ func TestBreathRemovedAndBadRoot(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if after, _, _ := w.BreathState(e); after != before {
+	if after, _ := w.Breath().Of(e).State(); after != before {
 		t.Fatalf("the breath advanced under a NaN root: %+v -> %+v", before, after)
 	}
 	p, _ := w.Pose(e)
@@ -390,14 +390,14 @@ func TestBreathRemovedAndBadRoot(t *testing.T) {
 	}
 	root.Transform = good
 	_ = w.Step(1.0 / 60)
-	if after, _, _ := w.BreathState(e); after.Time == before.Time && after.Phase == before.Phase {
+	if after, _ := w.Breath().Of(e).State(); after.Time == before.Time && after.Phase == before.Phase {
 		t.Fatal("the breath did not resume")
 	}
-	if err := w.RemoveBreath(e); err != nil {
+	if err := w.Breath().Of(e).Remove(); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.RemoveBreath(e); err != nil {
-		t.Fatalf("removing twice: %v", err)
+	if err := w.Breath().Of(e).Remove(); !errors.Is(err, sway.ErrNoFeature) {
+		t.Fatalf("removing twice: %v, want ErrNoFeature", err)
 	}
 	_ = w.Step(1.0 / 60)
 	if p, _ := w.Pose(e); p.LocalRot[spine] != skel.RestRot()[spine] {

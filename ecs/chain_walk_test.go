@@ -35,7 +35,7 @@ func chainEarringWalk(t *testing.T, set sway.ChainSettings, p walkProfile, end f
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.AddChains(e, nil, []sway.ChainSpec{{Root: "earring.0", Settings: set}}); err != nil {
+	if _, err := w.Chains().Add(e, nil, []sway.ChainSpec{{Root: "earring.0", Settings: set}}); err != nil {
 		t.Fatal(err)
 	}
 	return walkWindows(t, w, e, p, end, windows, func() float64 {

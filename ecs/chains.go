@@ -2,6 +2,7 @@ package sway
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/mlange-42/arche/ecs"
@@ -62,28 +63,66 @@ type ChainSpec struct {
 	Settings  ChainSettings
 }
 
-// AddChains gives a character dynamic chains and the colliders they may
-// collide with. It validates everything and returns a *FieldError naming
-// the spec and field; a character has one set of chains (RemoveChains
-// first to replace them).
+// ChainFeature adds dynamic chains to characters and finds them again
+// (World.Chains).
+type ChainFeature struct{ w *World }
+
+// Chains returns the world's dynamic-chain feature.
+func (w *World) Chains() ChainFeature { return ChainFeature{w} }
+
+// Chains is a handle on a character's dynamic chains: the verbs every
+// feature has (Pause, Resume, Reset, SetWeight, Remove; see "Features as
+// handles") and the chains' own settings, teleport test and fault count.
+type Chains struct{ feature }
+
+var chainKind = featureKind{
+	name: "Chains",
+	control: func(w *World, e ecs.Entity) *components.Control {
+		if m := &w.maps.chains; m.Has(e) {
+			return &m.Get(e).Control
+		}
+		return nil
+	},
+	reset:  func(w *World, e ecs.Entity) { w.resetChains(e) },
+	remove: func(w *World, e ecs.Entity) { w.removeChains(e) },
+}
+
+// Of returns the handle on character e's chains. It does not check that e
+// has chains: its methods do.
+func (f ChainFeature) Of(e ecs.Entity) Chains { return Chains{feature{f.w, e, &chainKind}} }
+
+// Add gives a character dynamic chains and the colliders they may collide
+// with, and returns their handle. It validates everything and returns a
+// *FieldError naming the spec and field; a character has one set of
+// chains (Remove them first to replace them), and no bone may be driven
+// by two features: a chain over a bone that another chain or a spring of
+// the character drives is an *OverlapError.
 //
 // The chains start here, as DynamicBone starts its particles: each on its
 // bone's position in the character's current pose (its root as last set,
 // its bones as of the last Step or AddCharacter), at rest. The next Step
 // carries whatever moved since, so a character added at t = 0 and then
 // moved with SetRoot before each Step swings from the first frame.
-func (w *World) AddChains(e ecs.Entity, colliders []ColliderSpec, chains []ChainSpec) error {
-	if err := w.enter("AddChains"); err != nil {
-		return err
+func (f ChainFeature) Add(e ecs.Entity, colliders []ColliderSpec, chains []ChainSpec) (Chains, error) {
+	w := f.w
+	if err := w.enter("Chains.Add"); err != nil {
+		return Chains{}, err
 	}
 	defer w.leave()
+	if err := w.addChains(e, colliders, chains); err != nil {
+		return Chains{}, err
+	}
+	return f.Of(e), nil
+}
+
+func (w *World) addChains(e ecs.Entity, colliders []ColliderSpec, chains []ChainSpec) error {
 	pose, err := w.pose(e)
 	if err != nil {
 		return err
 	}
 	m := &w.maps.chains
 	if m.Has(e) {
-		return check.Errorf("AddChains", "Entity", e, "already has chains (RemoveChains first)")
+		return check.Errorf("Chains.Add", "Entity", e, "already has chains (Remove them first)")
 	}
 	skel := w.reg.Skeletons[pose.Skeleton]
 	descs, bones, err := colliderDescs(skel, colliders)
@@ -123,6 +162,9 @@ func (w *World) AddChains(e ecs.Entity, colliders []ColliderSpec, chains []Chain
 			return fmt.Errorf("ChainSpec%s: %w", field, err)
 		}
 	}
+	if err := w.checkChainOverlaps(e, skel, out, &built); err != nil {
+		return err
+	}
 	st := w.chainStore()
 	h := st.AddChains(out, &built, descs, bones)
 	_, root := w.chars.Get(e)
@@ -134,79 +176,69 @@ func (w *World) AddChains(e ecs.Entity, colliders []ColliderSpec, chains []Chain
 
 func (w *World) chainStore() *systems.ChainStore { return ecs.GetResource[systems.ChainStore](w.ecs) }
 
-// chainsOf returns a character's chain handle.
+// chainsOf returns a character's chain handle. The world must be entered.
 func (w *World) chainsOf(e ecs.Entity) (*components.Chains, error) {
 	if _, err := w.pose(e); err != nil {
 		return nil, err
 	}
 	m := &w.maps.chains
 	if !m.Has(e) {
-		return nil, fmt.Errorf("sway: character has no chains")
+		return nil, &FeatureError{Feature: chainKind.name, Entity: e}
 	}
 	return m.Get(e), nil
 }
 
-// RemoveChains removes a character's chains and colliders; the pose goes
-// back to the animation from the next frame.
-func (w *World) RemoveChains(e ecs.Entity) error {
-	if err := w.enter("RemoveChains"); err != nil {
-		return err
-	}
-	defer w.leave()
-	h, err := w.chainsOf(e)
-	if err != nil {
-		return err
-	}
-	w.chainStore().Release(*h)
+// removeChains removes a character's chains and colliders.
+func (w *World) removeChains(e ecs.Entity) {
+	w.chainStore().Release(*w.maps.chains.Get(e))
 	cm := generic.NewMap1[components.Chains](w.ecs)
 	cm.Remove(e)
-	return nil
 }
 
-// NumChains returns how many chains a character has.
-func (w *World) NumChains(e ecs.Entity) int {
-	if w.enter("NumChains") != nil {
+// Len returns how many chains the character has (0 without chains).
+func (c Chains) Len() int {
+	if c.enter("Len") != nil {
 		return 0
 	}
-	defer w.leave()
-	h, err := w.chainsOf(e)
+	defer c.w.leave()
+	h, err := c.w.chainsOf(c.e)
 	if err != nil {
 		return 0
 	}
 	return int(h.Count)
 }
 
-// ChainSettingsOf returns the settings of a character's chain i.
-func (w *World) ChainSettingsOf(e ecs.Entity, i int) (ChainSettings, error) {
-	if err := w.enter("ChainSettingsOf"); err != nil {
+// Settings returns the settings of chain i (in the order given to Add).
+func (c Chains) Settings(i int) (ChainSettings, error) {
+	if err := c.enter("Settings"); err != nil {
 		return ChainSettings{}, err
 	}
-	defer w.leave()
-	c, err := w.chainAt(e, i)
+	defer c.w.leave()
+	ch, err := c.w.chainAt(c.e, i)
 	if err != nil {
 		return ChainSettings{}, err
 	}
-	return c.Settings, nil
+	return ch.Settings, nil
 }
 
-// SetChainSettings edits chain i of a character; the new values take effect
-// at the next frame, without rebuilding the chain. Invalid settings are
-// rejected with a *FieldError and the old ones kept.
-func (w *World) SetChainSettings(e ecs.Entity, i int, s ChainSettings) error {
-	if err := w.enter("SetChainSettings"); err != nil {
+// SetSettings edits chain i; the new values take effect at the next
+// frame, without rebuilding the chain. Invalid settings are rejected with
+// a *FieldError and the old ones kept.
+func (c Chains) SetSettings(i int, s ChainSettings) error {
+	if err := c.enter("SetSettings"); err != nil {
 		return err
 	}
-	defer w.leave()
-	c, err := w.chainAt(e, i)
+	defer c.w.leave()
+	ch, err := c.w.chainAt(c.e, i)
 	if err != nil {
 		return err
 	}
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	c.Settings = s
-	st := w.chainStore()
-	chain.Refresh(c.ParticlesIn(&st.Rest, &st.Particles), c)
+	ch.Settings = s
+	st := c.w.chainStore()
+	chain.Refresh(ch.ParticlesIn(&st.Rest, &st.Particles), ch)
 	return nil
 }
 
@@ -221,49 +253,59 @@ func (w *World) chainAt(e ecs.Entity, i int) (*chain.Chain, error) {
 	return &w.chainStore().Chains[int(h.First)+i], nil
 }
 
-// ResetChains puts a character's chains back on the animated pose at the
-// next frame (after a cut, a respawn or a pose snap).
-func (w *World) ResetChains(e ecs.Entity) error {
-	if err := w.enter("ResetChains"); err != nil {
-		return err
-	}
-	defer w.leave()
-	return w.resetChains(e)
-}
-
-func (w *World) resetChains(e ecs.Entity) error {
-	h, err := w.chainsOf(e)
-	if err != nil {
-		return err
-	}
+func (w *World) resetChains(e ecs.Entity) {
+	h := w.maps.chains.Get(e)
 	st := w.chainStore()
 	for k := h.First; k < h.First+h.Count; k++ {
 		st.Chains[k].Reset()
 	}
-	return nil
 }
 
-// PauseChains pauses or resumes a character's chains. A paused character
-// shows its animated pose; on resume its chains restart from it.
-func (w *World) PauseChains(e ecs.Entity, paused bool) error {
-	if err := w.enter("PauseChains"); err != nil {
+// SetTeleport sets the teleport test of every chain of the character
+// (ChainSettings.TeleportDistance and TeleportAngle; what a chain then
+// does is its ChainSettings.Teleport). A *FieldError for values outside
+// the ranges Teleport documents.
+func (c Chains) SetTeleport(t Teleport) error {
+	if err := c.enter("SetTeleport"); err != nil {
 		return err
 	}
-	defer w.leave()
-	h, err := w.chainsOf(e)
+	defer c.w.leave()
+	if err := t.validate("Chains"); err != nil {
+		return err
+	}
+	h, err := c.w.chainsOf(c.e)
 	if err != nil {
 		return err
 	}
-	if h.Paused && !paused {
-		h.Paused = false
-		return w.resetChains(e)
+	st := c.w.chainStore()
+	for k := h.First; k < h.First+h.Count; k++ {
+		ch := &st.Chains[k]
+		s := ch.Settings
+		s.TeleportDistance = t.Distance
+		s.TeleportAngle = float32(float64(t.AngleDegrees) * math.Pi / 180)
+		ch.Settings = s
+		chain.Refresh(ch.ParticlesIn(&st.Rest, &st.Particles), ch)
 	}
-	h.Paused = paused
 	return nil
 }
 
+// Faults returns how many times the character's chains were found with
+// non-finite particles and reset to the animated pose.
+func (c Chains) Faults() (uint32, error) {
+	if err := c.enter("Faults"); err != nil {
+		return 0, err
+	}
+	defer c.w.leave()
+	h, err := c.w.chainsOf(c.e)
+	if err != nil {
+		return 0, err
+	}
+	return h.Faults, nil
+}
+
 // SetReference sets the point that distance-based disabling measures from
-// (ChainSettings.DisableDistance): the camera or the player.
+// (ChainSettings.DisableDistance): the camera or the player, in world
+// space (metres).
 func (w *World) SetReference(p mgl32.Vec3) error {
 	if err := w.enter("SetReference"); err != nil {
 		return err
@@ -274,18 +316,4 @@ func (w *World) SetReference(p mgl32.Vec3) error {
 	}
 	w.chainStore().Reference = p
 	return nil
-}
-
-// ChainFaults returns how many times a character's chains were found with
-// non-finite particles and reset to the animated pose.
-func (w *World) ChainFaults(e ecs.Entity) (uint32, error) {
-	if err := w.enter("ChainFaults"); err != nil {
-		return 0, err
-	}
-	defer w.leave()
-	h, err := w.chainsOf(e)
-	if err != nil {
-		return 0, err
-	}
-	return h.Faults, nil
 }

@@ -113,14 +113,14 @@ func TestChainWeightZeroAndPauseShowTheAnimatedPoseExactly(t *testing.T) {
 	defer w.Close()
 	stepMoving(t, w, ents, sc, 0, 30)
 	// Weight 0 on every chain of character 0, pause character 1.
-	for i := 0; i < w.NumChains(ents[0]); i++ {
-		s, _ := w.ChainSettingsOf(ents[0], i)
+	for i := 0; i < w.Chains().Of(ents[0]).Len(); i++ {
+		s, _ := w.Chains().Of(ents[0]).Settings(i)
 		s.Weight = 0
-		if err := w.SetChainSettings(ents[0], i, s); err != nil {
+		if err := w.Chains().Of(ents[0]).SetSettings(i, s); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := w.PauseChains(ents[1], true); err != nil {
+	if err := w.Chains().Of(ents[1]).Pause(); err != nil {
 		t.Fatal(err)
 	}
 	stepMoving(t, w, ents, sc, 30, 1)
@@ -242,8 +242,8 @@ func TestRemovingCharactersLeavesOthersUntouched(t *testing.T) {
 			t.Fatalf("bone %d of a surviving character changed after its neighbours were removed", i)
 		}
 	}
-	if b.NumChains(entsB[3]) != 11 {
-		t.Fatalf("survivor has %d chains", b.NumChains(entsB[3]))
+	if b.Chains().Of(entsB[3]).Len() != 11 {
+		t.Fatalf("survivor has %d chains", b.Chains().Of(entsB[3]).Len())
 	}
 }
 
@@ -254,36 +254,36 @@ func TestAddChainsRejectsBadSpecs(t *testing.T) {
 	var fe *sway.FieldError
 	bad := append([]sway.ChainSpec(nil), good...)
 	bad[0].Root = "ponytail"
-	if err := w.AddChains(ents[0], scene.Colliders(), bad); !errors.As(err, &fe) || fe.Field != "[0].Root" {
+	if _, err := w.Chains().Add(ents[0], scene.Colliders(), bad); !errors.As(err, &fe) || fe.Field != "[0].Root" {
 		t.Fatalf("unknown root: %v", err)
 	}
 	bad = append([]sway.ChainSpec(nil), good...)
 	bad[1].Colliders = []int{7}
-	if err := w.AddChains(ents[0], scene.Colliders(), bad); !errors.As(err, &fe) || fe.Field != "[1].Colliders" {
+	if _, err := w.Chains().Add(ents[0], scene.Colliders(), bad); !errors.As(err, &fe) || fe.Field != "[1].Colliders" {
 		t.Fatalf("collider index: %v", err)
 	}
 	bad = append([]sway.ChainSpec(nil), good...)
 	bad[2].Settings.Damping = float32(math.NaN())
-	if err := w.AddChains(ents[0], scene.Colliders(), bad); !errors.Is(err, sway.ErrInvalid) {
+	if _, err := w.Chains().Add(ents[0], scene.Colliders(), bad); !errors.Is(err, sway.ErrInvalid) {
 		t.Fatalf("NaN damping: %v", err)
 	}
 	cols := scene.Colliders()
 	cols[0].Shape.Radius = -1
-	if err := w.AddChains(ents[0], cols, good); !errors.Is(err, sway.ErrInvalid) {
+	if _, err := w.Chains().Add(ents[0], cols, good); !errors.Is(err, sway.ErrInvalid) {
 		t.Fatalf("negative radius: %v", err)
 	}
-	if err := w.AddChains(ents[0], scene.Colliders(), good); err != nil {
+	if _, err := w.Chains().Add(ents[0], scene.Colliders(), good); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.AddChains(ents[0], scene.Colliders(), good); !errors.Is(err, sway.ErrInvalid) {
+	if _, err := w.Chains().Add(ents[0], scene.Colliders(), good); !errors.Is(err, sway.ErrInvalid) {
 		t.Fatalf("second AddChains: %v", err)
 	}
-	s, _ := w.ChainSettingsOf(ents[0], 0)
+	s, _ := w.Chains().Of(ents[0]).Settings(0)
 	s.Stiffness = float32(math.Inf(1))
-	if err := w.SetChainSettings(ents[0], 0, s); !errors.Is(err, sway.ErrInvalid) {
+	if err := w.Chains().Of(ents[0]).SetSettings(0, s); !errors.Is(err, sway.ErrInvalid) {
 		t.Fatalf("Inf stiffness edit: %v", err)
 	}
-	if err := w.SetChainSettings(ents[0], 99, s); !errors.Is(err, sway.ErrInvalid) {
+	if err := w.Chains().Of(ents[0]).SetSettings(99, s); !errors.Is(err, sway.ErrInvalid) {
 		t.Fatalf("chain 99: %v", err)
 	}
 }
@@ -307,7 +307,7 @@ func TestNonFiniteParticlesResetTheChain(t *testing.T) {
 		if k == 1 || k == 8 {
 			want = 1
 		}
-		if n, _ := w.ChainFaults(e); n != want {
+		if n, _ := w.Chains().Of(e).Faults(); n != want {
 			t.Fatalf("character %d: faults = %d, want %d", k, n, want)
 		}
 	}
@@ -321,7 +321,7 @@ func TestNonFiniteParticlesResetTheChain(t *testing.T) {
 		}
 	}
 	for _, k := range []int{1, 8} {
-		if n, _ := w.ChainFaults(ents[k]); n != 1 {
+		if n, _ := w.Chains().Of(ents[k]).Faults(); n != 1 {
 			t.Fatalf("character %d's chain did not recover: faults = %d", k, n)
 		}
 	}
@@ -383,7 +383,7 @@ func TestChainsLeaveTheWorldPoseCurrent(t *testing.T) {
 		specs := scene.ChainSpecs(rng)
 		tail := &specs[len(specs)-1]
 		tail.Exclusions = []string{"tail.5"}
-		if err := w.AddChains(e, scene.Colliders(), specs); err != nil {
+		if _, err := w.Chains().Add(e, scene.Colliders(), specs); err != nil {
 			t.Fatal(err)
 		}
 	}

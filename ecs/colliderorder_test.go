@@ -76,7 +76,7 @@ func TestVRMSpringsWithAndWithoutCollidersInEveryOrder(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := w.AddVRMSprings(e, cols, orderSprings(l)); err != nil {
+			if _, err := w.VRMSprings().Add(e, cols, orderSprings(l)); err != nil {
 				t.Fatal(err)
 			}
 			ents = append(ents, e)

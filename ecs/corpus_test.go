@@ -213,7 +213,7 @@ func TestCorpusWalks(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			r := loadCorpusRig(t, c)
 			run := newCorpusRun(t, r, 1)
-			if n := run.w.NumVRMSprings(run.e); n != len(r.Springs) {
+			if n := run.w.VRMSprings().Of(run.e).Len(); n != len(r.Springs) {
 				t.Fatalf("%d springs on the character, the file has %d", n, len(r.Springs))
 			}
 			chains := corpusChains(t, r, run.skel)

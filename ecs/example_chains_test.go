@@ -11,7 +11,7 @@ import (
 // A fox's tail as a dynamic chain: the character runs to the right and the
 // tail lags behind. (Gravity acts only as far as the root turns away from
 // its rest orientation: DynamicBone takes the rest pose as already hanging.)
-func ExampleWorld_AddChains() {
+func ExampleChainFeature_Add() {
 	skel, _ := sway.NewSkeleton(sway.SkeletonDesc{Name: "fox", Bones: []sway.BoneDesc{
 		sway.Bone("hips", "", mgl32.Vec3{0, 0.5, 0}),
 		sway.Bone("tail.0", "hips", mgl32.Vec3{0, 0, -0.1}),
@@ -28,9 +28,7 @@ func ExampleWorld_AddChains() {
 	tail := sway.DefaultChainSettings()
 	tail.Damping, tail.Elasticity, tail.Stiffness = 0.1, 0.05, 0.2
 	tail.Gravity = mgl32.Vec3{0, -0.003, 0}
-	err = w.AddChains(fox,
-		[]sway.ColliderSpec{{Bone: "hips", Shape: sway.Sphere(mgl32.Vec3{0, -0.05, -0.15}, 0.05)}},
-		[]sway.ChainSpec{{Root: "tail.0", EndLength: 1, Colliders: []int{0}, Settings: tail}})
+	_, err = w.Chains().Add(fox, []sway.ColliderSpec{{Bone: "hips", Shape: sway.Sphere(mgl32.Vec3{0, -0.05, -0.15}, 0.05)}}, []sway.ChainSpec{{Root: "tail.0", EndLength: 1, Colliders: []int{0}, Settings: tail}})
 	if err != nil {
 		panic(err)
 	}

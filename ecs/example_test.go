@@ -78,7 +78,7 @@ func ExampleOptions_characters() {
 			if err != nil {
 				panic(err)
 			}
-			if err := w.AddChains(fox, nil, chains); err != nil {
+			if _, err := w.Chains().Add(fox, nil, chains); err != nil {
 				panic(err)
 			}
 			foxes[i] = fox

@@ -34,10 +34,10 @@ func TestFusedFramesMatchUnfused(t *testing.T) {
 				s.w.Pipeline().SetFusion(fused)
 				if points {
 					for i := 0; i < 2; i++ {
-						if err := s.w.SetLookAtTarget(s.ents[i], s.sc.RootAt(i+1, 0).Pos); err != nil {
+						if err := s.w.LookAt().Of(s.ents[i]).SetTarget(s.sc.RootAt(i+1, 0).Pos); err != nil {
 							t.Fatal(err)
 						}
-						if err := s.w.SetIKTarget(s.ents[i], 0, s.sc.RootAt(i+1, 0).Pos); err != nil {
+						if err := s.w.IK().Of(s.ents[i]).SetTarget(0, s.sc.RootAt(i+1, 0).Pos); err != nil {
 							t.Fatal(err)
 						}
 					}

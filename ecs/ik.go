@@ -1,7 +1,6 @@
 package sway
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -109,46 +108,91 @@ func ikLimb(skel *Skeleton, i int, l *IKLimb) (components.IKLimb, error) {
 	return out, nil
 }
 
-// AddIK gives a character up to MaxIKLimbs two-bone limbs, solved in order
-// every Step, replacing any it had. Bad limbs are reported as a
-// *FieldError. Each limb's target starts at its end bone's current
-// position, so nothing moves until SetIKTarget or SetIKTargetBone.
-func (w *World) AddIK(e ecs.Entity, limbs ...IKLimb) error {
-	if err := w.enter("AddIK"); err != nil {
-		return err
+// IKFeature adds two-bone IK to characters and finds it again (World.IK).
+type IKFeature struct{ w *World }
+
+// IK returns the world's IK feature.
+func (w *World) IK() IKFeature { return IKFeature{w} }
+
+// IK is a handle on a character's two-bone IK limbs: the verbs every
+// feature has (Pause, Resume, Reset, SetWeight, Remove; see "Features as
+// handles") and each limb's target, hint and weight. IK keeps no history:
+// it solves the pose it finds, so Reset only clears the limbs' Reached.
+type IK struct{ feature }
+
+var ikKind = featureKind{
+	name: "IK",
+	control: func(w *World, e ecs.Entity) *components.Control {
+		if m := &w.maps.ik; m.Has(e) {
+			return &m.Get(e).Control
+		}
+		return nil
+	},
+	reset: func(w *World, e ecs.Entity) {
+		c := w.maps.ik.Get(e)
+		for i := range c.Limbs {
+			c.Limbs[i].Reached = false
+		}
+	},
+	remove: func(w *World, e ecs.Entity) {
+		m := generic.NewMap1[components.IK](w.ecs)
+		m.Remove(e)
+	},
+}
+
+// Of returns the handle on character e's IK. It does not check that e
+// has IK: its methods do.
+func (f IKFeature) Of(e ecs.Entity) IK { return IK{feature{f.w, e, &ikKind}} }
+
+// Add gives a character up to MaxIKLimbs two-bone limbs, solved in order
+// every Step, and returns the handle; a character has one IK (Remove it
+// first to replace it). Bad limbs are reported as a *FieldError. Each
+// limb's target starts at its end bone's current position, so nothing
+// moves until SetTarget or SetTargetBone.
+func (f IKFeature) Add(e ecs.Entity, limbs ...IKLimb) (IK, error) {
+	w := f.w
+	if err := w.enter("IK.Add"); err != nil {
+		return IK{}, err
 	}
 	defer w.leave()
 	p, err := w.pose(e)
 	if err != nil {
-		return err
+		return IK{}, err
+	}
+	if w.maps.ik.Has(e) {
+		return IK{}, check.Errorf("IK.Add", "Entity", e, "already has IK (Remove it first)")
 	}
 	if len(limbs) == 0 || len(limbs) > MaxIKLimbs {
-		return check.Errorf(ikType, "limbs", len(limbs), "must be 1 to %d limbs", MaxIKLimbs)
+		return IK{}, check.Errorf(ikType, "limbs", len(limbs), "must be 1 to %d limbs", MaxIKLimbs)
 	}
 	skel := w.reg.Skeletons[p.Skeleton]
-	var c components.IK
+	c := components.IK{Control: components.Control{Weight: 1}}
 	for i := range limbs {
 		l, err := ikLimb(skel, i, &limbs[i])
 		if err != nil {
-			return err
+			return IK{}, err
 		}
 		end, _ := w.boneWorld(e, int(l.End))
 		l.Target.Point = end.Pos
 		c.Limbs[i] = l
 	}
 	c.NumLimbs = uint8(len(limbs))
-	if m := &w.maps.ik; m.Has(e) {
-		m.Set(e, &c)
-		return nil
-	}
 	m := generic.NewMap1[components.IK](w.ecs)
 	m.Assign(e, &c)
-	return nil
+	return f.Of(e), nil
 }
 
-// ErrNoIK is returned for a character without IK or a limb it does not
-// have.
-var ErrNoIK = errors.New("sway: character has no such IK limb")
+// Len returns how many limbs the character's IK has (0 without IK).
+func (k IK) Len() int {
+	if k.enter("Len") != nil {
+		return 0
+	}
+	defer k.w.leave()
+	if _, err := k.w.pose(k.e); err != nil || !k.w.maps.ik.Has(k.e) {
+		return 0
+	}
+	return int(k.w.maps.ik.Get(k.e).NumLimbs)
+}
 
 // ikLimbOf returns limb i of a character's IK.
 func (w *World) ikLimbOf(e ecs.Entity, i int) (*components.IKLimb, error) {
@@ -157,46 +201,46 @@ func (w *World) ikLimbOf(e ecs.Entity, i int) (*components.IKLimb, error) {
 	}
 	m := &w.maps.ik
 	if !m.Has(e) {
-		return nil, ErrNoIK
+		return nil, &FeatureError{Feature: ikKind.name, Entity: e}
 	}
 	c := m.Get(e)
 	if i < 0 || i >= int(c.NumLimbs) {
-		return nil, ErrNoIK
+		return nil, check.Errorf("IK", "Limb", i, "the character has %d IK limbs", c.NumLimbs)
 	}
 	return &c.Limbs[i], nil
 }
 
-// SetIKTarget sets where limb i's end bone should go, a world point.
-func (w *World) SetIKTarget(e ecs.Entity, limb int, point mgl32.Vec3) error {
-	if err := w.enter("SetIKTarget"); err != nil {
+// SetTarget sets where limb i's end bone should go, a world point.
+func (k IK) SetTarget(limb int, point mgl32.Vec3) error {
+	if err := k.enter("SetTarget"); err != nil {
 		return err
 	}
-	defer w.leave()
-	l, err := w.ikLimbOf(e, limb)
+	defer k.w.leave()
+	l, err := k.w.ikLimbOf(k.e, limb)
 	if err != nil {
 		return err
 	}
-	if err := check.FiniteVec3("SetIKTarget", "point", point); err != nil {
+	if err := check.FiniteVec3("IK", "Target", point); err != nil {
 		return err
 	}
 	l.Target = components.Target{Point: point}
 	return nil
 }
 
-// SetIKTargetBone makes limb i reach for a bone of a character (itself
+// SetTargetBone makes limb i reach for a bone of a character (itself
 // included), followed every frame. If the target character is removed
 // later, the limb keeps reaching for the bone's last position
 // (IKTarget reports it lost).
-func (w *World) SetIKTargetBone(e ecs.Entity, limb int, target ecs.Entity, bone int) error {
-	if err := w.enter("SetIKTargetBone"); err != nil {
+func (k IK) SetTargetBone(limb int, target ecs.Entity, bone int) error {
+	if err := k.enter("SetTargetBone"); err != nil {
 		return err
 	}
-	defer w.leave()
-	l, err := w.ikLimbOf(e, limb)
+	defer k.w.leave()
+	l, err := k.w.ikLimbOf(k.e, limb)
 	if err != nil {
 		return err
 	}
-	t, err := w.boneTarget(target, bone)
+	t, err := k.w.boneTarget(target, bone)
 	if err != nil {
 		return err
 	}
@@ -204,18 +248,18 @@ func (w *World) SetIKTargetBone(e ecs.Entity, limb int, target ecs.Entity, bone 
 	return nil
 }
 
-// SetIKTargetRotation makes limb i's end bone take a world rotation (use
+// SetTargetRotation makes limb i's end bone take a world rotation (use
 // true), or keep its local rotation (use false).
-func (w *World) SetIKTargetRotation(e ecs.Entity, limb int, rot mgl32.Quat, use bool) error {
-	if err := w.enter("SetIKTargetRotation"); err != nil {
+func (k IK) SetTargetRotation(limb int, rot mgl32.Quat, use bool) error {
+	if err := k.enter("SetTargetRotation"); err != nil {
 		return err
 	}
-	defer w.leave()
-	l, err := w.ikLimbOf(e, limb)
+	defer k.w.leave()
+	l, err := k.w.ikLimbOf(k.e, limb)
 	if err != nil {
 		return err
 	}
-	q, err := check.UnitQuat("SetIKTargetRotation", "rot", rot, 1e-3)
+	q, err := check.UnitQuat("IK", "TargetRotation", rot, 1e-3)
 	if err != nil {
 		return err
 	}
@@ -223,87 +267,69 @@ func (w *World) SetIKTargetRotation(e ecs.Entity, limb int, rot mgl32.Quat, use 
 	return nil
 }
 
-// SetIKHint sets the point limb i's middle joint bends toward.
-func (w *World) SetIKHint(e ecs.Entity, limb int, hint mgl32.Vec3, space IKHintSpace) error {
-	if err := w.enter("SetIKHint"); err != nil {
+// SetHint sets the point limb i's middle joint bends toward.
+func (k IK) SetHint(limb int, hint mgl32.Vec3, space IKHintSpace) error {
+	if err := k.enter("SetHint"); err != nil {
 		return err
 	}
-	defer w.leave()
-	l, err := w.ikLimbOf(e, limb)
+	defer k.w.leave()
+	l, err := k.w.ikLimbOf(k.e, limb)
 	if err != nil {
 		return err
 	}
-	if err := check.FiniteVec3("SetIKHint", "hint", hint); err != nil {
+	if err := check.FiniteVec3("IK", "Hint", hint); err != nil {
 		return err
 	}
 	if space > IKHintRoot {
-		return check.Errorf("SetIKHint", "space", space, "must be IKHintNone, IKHintWorld or IKHintRoot")
+		return check.Errorf("IK", "HintSpace", space, "must be IKHintNone, IKHintWorld or IKHintRoot")
 	}
 	l.Hint, l.HintSpace = hint, uint8(space)
 	return nil
 }
 
-// SetIKWeight blends limb i in (1) or out (0), taking effect at the next
-// Step.
-func (w *World) SetIKWeight(e ecs.Entity, limb int, weight float32) error {
-	if err := w.enter("SetIKWeight"); err != nil {
+// SetLimbWeight blends limb i in (1) or out (0), taking effect at the
+// next Step; the IK's weight (SetWeight) multiplies it.
+func (k IK) SetLimbWeight(limb int, weight float32) error {
+	if err := k.enter("SetLimbWeight"); err != nil {
 		return err
 	}
-	defer w.leave()
-	l, err := w.ikLimbOf(e, limb)
+	defer k.w.leave()
+	l, err := k.w.ikLimbOf(k.e, limb)
 	if err != nil {
 		return err
 	}
-	if err := check.Range("SetIKWeight", "weight", weight, 0, 1); err != nil {
+	if err := check.Range("IK", "LimbWeight", weight, 0, 1); err != nil {
 		return err
 	}
 	l.Settings.Weight = weight
 	return nil
 }
 
-// IKReached reports whether limb i's end reached its target in the last
+// Reached reports whether limb i's end reached its target in the last
 // Step: within the limb's reach and outside its soft zone, at full weight.
-func (w *World) IKReached(e ecs.Entity, limb int) (bool, error) {
-	if err := w.enter("IKReached"); err != nil {
+func (k IK) Reached(limb int) (bool, error) {
+	if err := k.enter("Reached"); err != nil {
 		return false, err
 	}
-	defer w.leave()
-	l, err := w.ikLimbOf(e, limb)
+	defer k.w.leave()
+	l, err := k.w.ikLimbOf(k.e, limb)
 	if err != nil {
 		return false, err
 	}
 	return l.Reached, nil
 }
 
-// IKTarget returns where limb i reaches for (for a bone target, its
+// Target returns where limb i reaches for (for a bone target, its
 // position as of the last Step) and whether a bone target's character is
 // gone (the point is then its last position).
-func (w *World) IKTarget(e ecs.Entity, limb int) (point mgl32.Vec3, lost bool, err error) {
-	if err = w.enter("IKTarget"); err != nil {
+func (k IK) Target(limb int) (point mgl32.Vec3, lost bool, err error) {
+	if err = k.enter("Target"); err != nil {
 		return
 	}
-	defer w.leave()
-	l, err := w.ikLimbOf(e, limb)
+	defer k.w.leave()
+	l, err := k.w.ikLimbOf(k.e, limb)
 	if err != nil {
 		return point, false, err
 	}
 	return l.Target.Point, l.Target.Lost, nil
-}
-
-// RemoveIK removes a character's IK; the next Step's pose reset (or
-// animation) returns the limbs. Removing IK a character does not have is
-// not an error.
-func (w *World) RemoveIK(e ecs.Entity) error {
-	if err := w.enter("RemoveIK"); err != nil {
-		return err
-	}
-	defer w.leave()
-	if _, err := w.pose(e); err != nil {
-		return err
-	}
-	if m := &w.maps.ik; m.Has(e) {
-		m1 := generic.NewMap1[components.IK](w.ecs)
-		m1.Remove(e)
-	}
-	return nil
 }

@@ -11,7 +11,7 @@ import (
 // A leg of two 0.42 m bones puts its foot on a step 0.3 m up and 0.2 m
 // ahead, the knee bending toward a point in front of it; then it reaches
 // for a point too far away.
-func ExampleWorld_AddIK() {
+func ExampleIKFeature_Add() {
 	skel, err := sway.NewSkeleton(sway.SkeletonDesc{Name: "leg", Bones: []sway.BoneDesc{
 		sway.Bone("hips", "", mgl32.Vec3{0, 1, 0}),
 		sway.Bone("upper_leg.L", "hips", mgl32.Vec3{0.1, -0.05, 0}),
@@ -33,13 +33,13 @@ func ExampleWorld_AddIK() {
 		panic(err)
 	}
 	leg.Hint, leg.HintSpace = mgl32.Vec3{0.1, 0.5, 1}, sway.IKHintRoot // in front of the knee
-	if err := w.AddIK(char, leg); err != nil {
+	if _, err := w.IK().Add(char, leg); err != nil {
 		panic(err)
 	}
 	for _, target := range []mgl32.Vec3{{0.1, 0.41, 0.2}, {0.1, 0.5, 2}} {
-		_ = w.SetIKTarget(char, 0, target)
+		_ = w.IK().Of(char).SetTarget(0, target)
 		_ = w.Step(1.0 / 60)
-		reached, _ := w.IKReached(char, 0)
+		reached, _ := w.IK().Of(char).Reached(0)
 		foot, _ := w.BoneWorld(char, skel.Index("foot.L"))
 		knee, _ := w.BoneWorld(char, skel.Index("lower_leg.L"))
 		fmt.Printf("reached %-5v foot (%.3f, %.3f, %.3f) knee z %+.3f\n", reached, foot.Pos[0], foot.Pos[1], foot.Pos[2], knee.Pos[2])

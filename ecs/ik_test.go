@@ -44,7 +44,7 @@ func TestIKReachesTargets(t *testing.T) {
 	root.Rot = mgl32.QuatRotate(2.5, mgl32.Vec3{0, 1, 0})
 	e, _ := w.AddCharacter(skel, root)
 	left, right := ikLegs(t, skel)
-	if err := w.AddIK(e, left, right); err != nil {
+	if _, err := w.IK().Add(e, left, right); err != nil {
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewSource(4))
@@ -56,7 +56,7 @@ func TestIKReachesTargets(t *testing.T) {
 			// Below and in front of the hip, 0.1 .. 0.8 m away.
 			dir := mathx.NormalizeOr(mgl32.Vec3{float32(r.NormFloat64()) * 0.5, -1, float32(r.NormFloat64())*0.5 + 0.3}, mgl32.Vec3{0, -1, 0})
 			targets[k] = hip.Pos.Add(mathx.Rotate(root.Rot, dir).Mul(0.1 + 0.7*r.Float32()))
-			if err := w.SetIKTarget(e, k, targets[k]); err != nil {
+			if err := w.IK().Of(e).SetTarget(k, targets[k]); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -68,7 +68,7 @@ func TestIKReachesTargets(t *testing.T) {
 			if d := mathx.Len(foot.Pos.Sub(targets[k])); d > 1e-4 {
 				t.Fatalf("trial %d limb %d: foot %.3g from the target", trial, k, d)
 			}
-			if ok, _ := w.IKReached(e, k); !ok {
+			if ok, _ := w.IK().Of(e).Reached(k); !ok {
 				t.Fatalf("trial %d limb %d: a reachable target reported unreached", trial, k)
 			}
 			// The knee lies on the hint's side of the hip-target line.
@@ -87,12 +87,12 @@ func TestIKReachesTargets(t *testing.T) {
 	// Out of reach: 2 m ahead of the left hip.
 	hip, _ := w.BoneWorld(e, left.Bones[0])
 	far := hip.Pos.Add(mathx.Rotate(root.Rot, mgl32.Vec3{0, -1, 1.7}))
-	_ = w.SetIKTarget(e, 0, far)
+	_ = w.IK().Of(e).SetTarget(0, far)
 	if err := w.Step(1.0 / 60); err != nil {
 		t.Fatal(err)
 	}
 	foot, _ := w.BoneWorld(e, left.Bones[2])
-	if ok, _ := w.IKReached(e, 0); ok {
+	if ok, _ := w.IK().Of(e).Reached(0); ok {
 		t.Fatal("a target 2 m away reported reached")
 	}
 	want := hip.Pos.Add(mathx.NormalizeOr(far.Sub(hip.Pos), mgl32.Vec3{}).Mul(reach))
@@ -114,27 +114,27 @@ func TestIKWeightSoftenAndDegenerate(t *testing.T) {
 	e, _ := w.AddCharacter(skel, sway.Identity())
 	left, _ := ikLegs(t, skel)
 	left.Soften = 0.8
-	if err := w.AddIK(e, left); err != nil {
+	if _, err := w.IK().Add(e, left); err != nil {
 		t.Fatal(err)
 	}
 	hip, _ := w.BoneWorld(e, left.Bones[0])
 	rest, _ := w.BoneWorld(e, left.Bones[2])
 	// 0.9 of the reach, inside the soft zone (beyond 0.8).
 	soft := hip.Pos.Add(mgl32.Vec3{0, -0.6, 0.4637})
-	_ = w.SetIKTarget(e, 0, soft)
+	_ = w.IK().Of(e).SetTarget(0, soft)
 	_ = w.Step(1.0 / 60)
-	if ok, _ := w.IKReached(e, 0); ok {
+	if ok, _ := w.IK().Of(e).Reached(0); ok {
 		t.Error("a target in the soft zone reported reached")
 	}
-	_ = w.SetIKWeight(e, 0, 0)
+	_ = w.IK().Of(e).SetLimbWeight(0, 0)
 	_ = w.Step(1.0 / 60)
 	if foot, _ := w.BoneWorld(e, left.Bones[2]); foot.Pos != rest.Pos {
 		t.Errorf("weight 0 moved the foot: %v -> %v", rest.Pos, foot.Pos)
 	}
-	_ = w.SetIKWeight(e, 0, 1)
+	_ = w.IK().Of(e).SetLimbWeight(0, 1)
 	knee, _ := w.BoneWorld(e, left.Bones[1])
 	for _, target := range []mgl32.Vec3{hip.Pos, knee.Pos, hip.Pos.Add(mgl32.Vec3{0, 0.5, 0}), hip.Pos.Add(mgl32.Vec3{0, 1e-9, 0})} {
-		_ = w.SetIKTarget(e, 0, target)
+		_ = w.IK().Of(e).SetTarget(0, target)
 		for f := 0; f < 3; f++ {
 			if err := w.Step(1.0 / 60); err != nil {
 				t.Fatal(err)
@@ -166,11 +166,11 @@ func TestIKFollowsBoneAndSurvivesRemoval(t *testing.T) {
 		t.Fatal(err)
 	}
 	arm.Hint, arm.HintSpace = mgl32.Vec3{0.5, 1.4, -1}, sway.IKHintRoot
-	if err := w.AddIK(e, arm); err != nil {
+	if _, err := w.IK().Add(e, arm); err != nil {
 		t.Fatal(err)
 	}
 	head := skel.Index("head")
-	if err := w.SetIKTargetBone(e, 0, other, head); err != nil {
+	if err := w.IK().Of(e).SetTargetBone(0, other, head); err != nil {
 		t.Fatal(err)
 	}
 	for f := 0; f < 30; f++ {
@@ -189,7 +189,7 @@ func TestIKFollowsBoneAndSurvivesRemoval(t *testing.T) {
 	if err := w.Step(1.0 / 60); err != nil {
 		t.Fatal(err)
 	}
-	point, lost, err := w.IKTarget(e, 0)
+	point, lost, err := w.IK().Of(e).Target(0)
 	if err != nil || !lost || point != last.Pos {
 		t.Fatalf("after removal: %v (want %v) lost %v err %v", point, last.Pos, lost, err)
 	}
@@ -224,20 +224,20 @@ func ikProcScene(t testing.TB, workers, chars, frames int) *sway.World {
 	for i, e := range ents {
 		s := sway.BreathFor(skel)
 		s.Offset = float32(i%11) * 0.3
-		if err := w.AddBreath(e, s); err != nil {
+		if _, err := w.Breath().Add(e, s); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.AddLookAt(e, sway.LookAtFor(skel)); err != nil {
+		if _, err := w.LookAt().Add(e, sway.LookAtFor(skel)); err != nil {
 			t.Fatal(err)
 		}
 		next := ents[(i+1)%len(ents)]
-		if err := w.SetLookAtTargetBone(e, next, head); err != nil {
+		if err := w.LookAt().Of(e).SetTargetBone(next, head); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.AddIK(e, left, right, arm); err != nil {
+		if _, err := w.IK().Add(e, left, right, arm); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.SetIKTargetBone(e, 2, next, hand); err != nil {
+		if err := w.IK().Of(e).SetTargetBone(2, next, hand); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -249,8 +249,8 @@ func ikProcScene(t testing.TB, workers, chars, frames int) *sway.World {
 		for i, e := range ents {
 			r := sc.RootAt(i, tm)
 			lift := float32(0.05 * math.Sin(tm*4+float64(i)))
-			_ = w.SetIKTarget(e, 0, r.Pos.Add(mathx.Rotate(r.Rot, mgl32.Vec3{0.1, 0.15 + lift, 0.1})))
-			_ = w.SetIKTarget(e, 1, r.Pos.Add(mathx.Rotate(r.Rot, mgl32.Vec3{-0.1, 0.15 - lift, 0})))
+			_ = w.IK().Of(e).SetTarget(0, r.Pos.Add(mathx.Rotate(r.Rot, mgl32.Vec3{0.1, 0.15 + lift, 0.1})))
+			_ = w.IK().Of(e).SetTarget(1, r.Pos.Add(mathx.Rotate(r.Rot, mgl32.Vec3{-0.1, 0.15 - lift, 0})))
 		}
 		if err := w.Step(1.0 / 60); err != nil {
 			t.Fatal(err)
@@ -303,39 +303,39 @@ func TestIKRejectsBadLimbs(t *testing.T) {
 		l := good
 		c.edit(&l)
 		var fe *sway.FieldError
-		if err := w.AddIK(e, l); !errors.As(err, &fe) || fe.Field != c.field || fe.Type != "IKLimb" {
+		if _, err := w.IK().Add(e, l); !errors.As(err, &fe) || fe.Field != c.field || fe.Type != "IKLimb" {
 			t.Errorf("%s: AddIK = %v", c.field, err)
 		}
 	}
 	var fe *sway.FieldError
-	if err := w.AddIK(e); !errors.As(err, &fe) || fe.Field != "limbs" {
+	if _, err := w.IK().Add(e); !errors.As(err, &fe) || fe.Field != "limbs" {
 		t.Errorf("no limbs: %v", err)
 	}
-	if err := w.AddIK(e, good, good, good, good, good); !errors.As(err, &fe) || fe.Field != "limbs" {
+	if _, err := w.IK().Add(e, good, good, good, good, good); !errors.As(err, &fe) || fe.Field != "limbs" {
 		t.Errorf("five limbs: %v", err)
 	}
 	if _, err := sway.IKLimbFor(skel, "thigh", "lower_leg.L", "foot.L"); !errors.As(err, &fe) || fe.Field != "upper" {
 		t.Errorf("IKLimbFor with a bad name: %v", err)
 	}
-	if err := w.SetIKTarget(e, 0, mgl32.Vec3{}); !errors.Is(err, sway.ErrNoIK) {
+	if err := w.IK().Of(e).SetTarget(0, mgl32.Vec3{}); !errors.Is(err, sway.ErrNoFeature) {
 		t.Errorf("no IK: %v", err)
 	}
-	if err := w.AddIK(arche.Entity{}, good); !errors.Is(err, sway.ErrNotCharacter) {
+	if _, err := w.IK().Add(arche.Entity{}, good); !errors.Is(err, sway.ErrNotCharacter) {
 		t.Errorf("non-character: %v", err)
 	}
-	if err := w.AddIK(e, good); err != nil {
+	if _, err := w.IK().Add(e, good); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.IKReached(e, 1); !errors.Is(err, sway.ErrNoIK) {
+	if _, err := w.IK().Of(e).Reached(1); !errors.As(err, &fe) || fe.Field != "Limb" {
 		t.Errorf("limb 1 of 1: %v", err)
 	}
-	if err := w.SetIKWeight(e, 0, -0.1); !errors.As(err, &fe) {
+	if err := w.IK().Of(e).SetLimbWeight(0, -0.1); !errors.As(err, &fe) {
 		t.Errorf("weight -0.1: %v", err)
 	}
-	if err := w.SetIKTargetRotation(e, 0, mgl32.Quat{W: 2}, true); !errors.As(err, &fe) {
+	if err := w.IK().Of(e).SetTargetRotation(0, mgl32.Quat{W: 2}, true); !errors.As(err, &fe) {
 		t.Errorf("non-unit rotation: %v", err)
 	}
-	if err := w.SetIKTargetBone(e, 0, e, -1); !errors.Is(err, sway.ErrBone) {
+	if err := w.IK().Of(e).SetTargetBone(0, e, -1); !errors.Is(err, sway.ErrBone) {
 		t.Errorf("bone -1: %v", err)
 	}
 }

@@ -29,16 +29,16 @@ func TestRemovedTargetsNeverDangle(t *testing.T) {
 	must(t, err)
 	for i, e := range ents {
 		if i%2 == 0 {
-			must(t, w.AddChains(e, scene.Colliders(), scene.ChainSpecs(newRand(int64(i)))))
+			must(t, addErr(w.Chains().Add(e, scene.Colliders(), scene.ChainSpecs(newRand(int64(i))))))
 		} else {
-			must(t, w.AddVRMSprings(e, scene.Colliders(), scene.VRMSpecs(newRand(int64(i)))))
+			must(t, addErr(w.VRMSprings().Add(e, scene.Colliders(), scene.VRMSpecs(newRand(int64(i))))))
 		}
-		must(t, w.AddLookAt(e, sway.LookAtFor(skel)))
-		must(t, w.AddIK(e, leg))
+		must(t, addErr(w.LookAt().Add(e, sway.LookAtFor(skel))))
+		must(t, addErr(w.IK().Add(e, leg)))
 		// Character i looks at i+1's head and reaches for i+2's hand;
 		// character 6 looks at its own head.
-		must(t, w.SetLookAtTargetBone(e, ents[lookAtOf(i, n)], head))
-		must(t, w.SetIKTargetBone(e, 0, ents[(i+2)%n], hand))
+		must(t, w.LookAt().Of(e).SetTargetBone(ents[lookAtOf(i, n)], head))
+		must(t, w.IK().Of(e).SetTargetBone(0, ents[(i+2)%n], hand))
 	}
 	stepMoving(t, w, ents, sc, 0, 10)
 
@@ -93,12 +93,12 @@ func TestRemovedTargetsNeverDangle(t *testing.T) {
 			continue
 		}
 		lookTo, ikTo := lookAtOf(i, n), (i+2)%n
-		point, _, lost, err := w.LookAtTarget(e)
+		point, _, lost, err := w.LookAt().Of(e).Target()
 		must(t, err)
 		if lost != removed[lookTo] || (lost && point != last[lookTo]) {
 			t.Errorf("character %d looks at %d: point %v lost %v; removed %v, last %v", i, lookTo, point, lost, removed[lookTo], last[lookTo])
 		}
-		ikPoint, ikLost, err := w.IKTarget(e, 0)
+		ikPoint, ikLost, err := w.IK().Of(e).Target(0)
 		must(t, err)
 		if ikLost != removed[ikTo] || (ikLost && ikPoint != last[-ikTo-1]) {
 			t.Errorf("character %d reaches for %d: point %v lost %v; removed %v, last %v", i, ikTo, ikPoint, ikLost, removed[ikTo], last[-ikTo-1])
@@ -106,10 +106,10 @@ func TestRemovedTargetsNeverDangle(t *testing.T) {
 	}
 	// A removed character cannot be made a target again.
 	for _, g := range gone {
-		if err := w.SetLookAtTargetBone(ents[1], g, head); !errors.Is(err, sway.ErrNotCharacter) {
+		if err := w.LookAt().Of(ents[1]).SetTargetBone(g, head); !errors.Is(err, sway.ErrNotCharacter) {
 			t.Errorf("SetLookAtTargetBone at a removed character: %v", err)
 		}
-		if err := w.SetIKTargetBone(ents[1], 0, g, hand); !errors.Is(err, sway.ErrNotCharacter) {
+		if err := w.IK().Of(ents[1]).SetTargetBone(0, g, hand); !errors.Is(err, sway.ErrNotCharacter) {
 			t.Errorf("SetIKTargetBone at a removed character: %v", err)
 		}
 	}

@@ -68,8 +68,9 @@ func TestRemovedEntitiesFreeTheirStorage(t *testing.T) {
 			w, ents, sc := plainWorld(t, live, 1)
 			defer w.Close()
 			for i, e := range ents {
-				must(t, w.AddChains(e, scene.Colliders(), scene.ChainSpecs(newRand(int64(i)))))
-				must(t, w.AddVRMSprings(e, scene.Colliders(), scene.VRMSpecs(newRand(int64(i)))))
+				chains, springs := hairChainsTailSprings(int64(i))
+				must(t, addErr(w.Chains().Add(e, scene.Colliders(), chains)))
+				must(t, addErr(w.VRMSprings().Add(e, scene.Colliders(), springs)))
 			}
 			must(t, w.Step(1.0/60))
 			want := storeSizesOf(w)
@@ -79,8 +80,9 @@ func TestRemovedEntitiesFreeTheirStorage(t *testing.T) {
 			for c := 0; c < cycles; c++ {
 				e, err := w.AddCharacter(sc.Skeleton, sway.At(mgl32.Vec3{float32(c % 7), 0, 0}))
 				must(t, err)
-				must(t, w.AddChains(e, scene.Colliders(), scene.ChainSpecs(newRand(int64(c)))))
-				must(t, w.AddVRMSprings(e, scene.Colliders(), scene.VRMSpecs(newRand(int64(c)))))
+				chains, springs := hairChainsTailSprings(int64(c))
+				must(t, addErr(w.Chains().Add(e, scene.Colliders(), chains)))
+				must(t, addErr(w.VRMSprings().Add(e, scene.Colliders(), springs)))
 				must(t, w.Step(1.0/60))
 				how.remove(w, e)
 				must(t, w.Step(1.0/60))

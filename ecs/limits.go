@@ -49,7 +49,7 @@ func animScaleFits(skel *Skeleton, bs *anim.BlendSpace, space BlendSpaceID) erro
 		return m
 	})
 	if b >= 0 {
-		return check.Errorf("Animate", "space", space, "the clips' scale keys can scale bone %q of skeleton %q by %g relative to the root, beyond %g (MaxModelScale)",
+		return check.Errorf("Animation", "Space", space, "the clips' scale keys can scale bone %q of skeleton %q by %g relative to the root, beyond %g (MaxModelScale)",
 			skel.BoneName(b), skel.Name(), prod, float32(check.MaxModelScale))
 	}
 	return nil

@@ -106,7 +106,7 @@ func isBoneAncestor(skel *Skeleton, a, b int) bool {
 
 // lookAtComponent resolves s against skel.
 func lookAtComponent(skel *Skeleton, s *LookAtSettings) (components.LookAt, error) {
-	c := components.LookAt{EyeBones: [2]int32{-1, -1}, EyesConverge: s.EyesConverge, Weight: 1}
+	c := components.LookAt{EyeBones: [2]int32{-1, -1}, EyesConverge: s.EyesConverge, Control: components.Control{Weight: 1}}
 	head := skel.Index(s.HeadBone)
 	if head < 0 {
 		return c, check.Errorf(lookAtType, "HeadBone", s.HeadBone, "no bone of skeleton %q has this name", skel.Name())
@@ -171,35 +171,75 @@ func lookAtComponent(skel *Skeleton, s *LookAtSettings) (components.LookAt, erro
 	return c, nil
 }
 
-// AddLookAt makes a character look at a target, replacing any look-at it
-// had. The settings are validated now (a *FieldError names the bad field).
-// The target starts 1 m ahead of the head along its look axis; set it with
-// SetLookAtTarget or SetLookAtTargetBone. The look-at fades in from weight
-// 0 toward the requested weight 1 at Head.WeightSpeed.
-func (w *World) AddLookAt(e ecs.Entity, s LookAtSettings) error {
-	if err := w.enter("AddLookAt"); err != nil {
-		return err
+// LookAtFeature adds look-at to characters and finds it again
+// (World.LookAt).
+type LookAtFeature struct{ w *World }
+
+// LookAt returns the world's look-at feature.
+func (w *World) LookAt() LookAtFeature { return LookAtFeature{w} }
+
+// LookAt is a handle on a character's look-at (head, spine share, eyes):
+// the verbs every feature has (Pause, Resume, Reset, SetWeight, Remove;
+// see "Features as handles") and its target. Its weight is approached
+// with the head's WeightSpeed damping, so SetWeight(0) fades it out and
+// SetWeight(1) back in.
+type LookAt struct{ feature }
+
+var lookAtKind = featureKind{
+	name: "LookAt",
+	control: func(w *World, e ecs.Entity) *components.Control {
+		if m := &w.maps.lookAt; m.Has(e) {
+			return &m.Get(e).Control
+		}
+		return nil
+	},
+	reset: func(w *World, e ecs.Entity) {
+		// Back to the state Add gives: the damped head turn and applied
+		// weight at zero (it fades in again), the eyes centred.
+		la := w.maps.lookAt.Get(e)
+		var fresh components.LookAt
+		la.HeadState, la.EyeStates = fresh.HeadState, fresh.EyeStates
+	},
+	remove: func(w *World, e ecs.Entity) {
+		m := generic.NewMap1[components.LookAt](w.ecs)
+		m.Remove(e)
+	},
+}
+
+// Of returns the handle on character e's look-at. It does not check that
+// e has one: its methods do.
+func (f LookAtFeature) Of(e ecs.Entity) LookAt { return LookAt{feature{f.w, e, &lookAtKind}} }
+
+// Add makes a character look at a target and returns the handle. The
+// settings are validated now (a *FieldError names the bad field); a
+// character has one look-at (Remove it first to replace it). The target
+// starts 1 m ahead of the head along its look axis; set it with
+// SetTarget or SetTargetBone. The look-at fades in from weight 0 toward
+// the requested weight 1 at Head.WeightSpeed.
+func (f LookAtFeature) Add(e ecs.Entity, s LookAtSettings) (LookAt, error) {
+	w := f.w
+	if err := w.enter("LookAt.Add"); err != nil {
+		return LookAt{}, err
 	}
 	defer w.leave()
 	p, err := w.pose(e)
 	if err != nil {
-		return err
+		return LookAt{}, err
+	}
+	if w.maps.lookAt.Has(e) {
+		return LookAt{}, check.Errorf("LookAt.Add", "Entity", e, "already has a look-at (Remove it first)")
 	}
 	skel := w.reg.Skeletons[p.Skeleton]
 	c, err := lookAtComponent(skel, &s)
 	if err != nil {
-		return err
+		return LookAt{}, err
 	}
 	head, _ := w.boneWorld(e, int(c.HeadBone))
 	fwd := mathx.NormalizeOr(s.Head.Forward, mgl32.Vec3{0, 0, 1})
 	c.Target.Point = head.Pos.Add(mathx.Rotate(head.Rot, fwd))
-	if m := &w.maps.lookAt; m.Has(e) {
-		m.Set(e, &c)
-		return nil
-	}
 	m := generic.NewMap1[components.LookAt](w.ecs)
 	m.Assign(e, &c)
-	return nil
+	return f.Of(e), nil
 }
 
 // lookAt returns a character's look-at component, or an error.
@@ -209,46 +249,43 @@ func (w *World) lookAt(e ecs.Entity) (*components.LookAt, error) {
 	}
 	m := &w.maps.lookAt
 	if !m.Has(e) {
-		return nil, ErrNoLookAt
+		return nil, &FeatureError{Feature: lookAtKind.name, Entity: e}
 	}
 	return m.Get(e), nil
 }
 
-// ErrNoLookAt is returned for a character without a look-at.
-var ErrNoLookAt = errors.New("sway: character has no look-at")
-
-// SetLookAtTarget aims a character's look-at at a world point.
-func (w *World) SetLookAtTarget(e ecs.Entity, point mgl32.Vec3) error {
-	if err := w.enter("SetLookAtTarget"); err != nil {
+// SetTarget aims the look-at at a point in world space (metres).
+func (l LookAt) SetTarget(point mgl32.Vec3) error {
+	if err := l.enter("SetTarget"); err != nil {
 		return err
 	}
-	defer w.leave()
-	la, err := w.lookAt(e)
+	defer l.w.leave()
+	la, err := l.w.lookAt(l.e)
 	if err != nil {
 		return err
 	}
-	if err := check.FiniteVec3("SetLookAtTarget", "point", point); err != nil {
+	if err := check.FiniteVec3("LookAt", "Target", point); err != nil {
 		return err
 	}
 	la.Target = components.Target{Point: point}
 	return nil
 }
 
-// SetLookAtTargetBone aims a character's look-at at a bone of a character
-// (itself included), followed every frame. If the target character is
-// removed later, the look-at keeps looking at the bone's last position
-// (LookAtTarget reports it lost); a target character whose root is not
-// finite holds its last position for those frames.
-func (w *World) SetLookAtTargetBone(e, target ecs.Entity, bone int) error {
-	if err := w.enter("SetLookAtTargetBone"); err != nil {
+// SetTargetBone aims the look-at at a bone of a character (itself
+// included), followed every frame. If the target character is removed
+// later, the look-at keeps looking at the bone's last position (Target
+// reports it lost); a target character whose root is not finite holds its
+// last position for those frames.
+func (l LookAt) SetTargetBone(target ecs.Entity, bone int) error {
+	if err := l.enter("SetTargetBone"); err != nil {
 		return err
 	}
-	defer w.leave()
-	la, err := w.lookAt(e)
+	defer l.w.leave()
+	la, err := l.w.lookAt(l.e)
 	if err != nil {
 		return err
 	}
-	t, err := w.boneTarget(target, bone)
+	t, err := l.w.boneTarget(target, bone)
 	if err != nil {
 		return err
 	}
@@ -270,55 +307,18 @@ func (w *World) boneTarget(target ecs.Entity, bone int) (components.Target, erro
 	return components.Target{Point: at.Pos, Entity: target, Bone: int32(bone)}, nil
 }
 
-// SetLookAtWeight sets the requested blend weight, 0..1: the applied
-// weight moves toward it at Head.WeightSpeed, so 0 fades the look-at out
-// and 1 back in.
-func (w *World) SetLookAtWeight(e ecs.Entity, weight float32) error {
-	if err := w.enter("SetLookAtWeight"); err != nil {
-		return err
-	}
-	defer w.leave()
-	la, err := w.lookAt(e)
-	if err != nil {
-		return err
-	}
-	if err := check.Range("SetLookAtWeight", "weight", weight, 0, 1); err != nil {
-		return err
-	}
-	la.Weight = weight
-	return nil
-}
-
-// LookAtTarget returns where a character's look-at aims (for a bone
-// target, its position as of the last Step), the weight applied in the last
-// Step, and whether a bone target's character is gone (the point is then
-// its last position).
-func (w *World) LookAtTarget(e ecs.Entity) (point mgl32.Vec3, weight float32, lost bool, err error) {
-	if err = w.enter("LookAtTarget"); err != nil {
+// Target returns where the look-at aims (world space; for a bone target,
+// its position as of the last Step), the weight applied in the last Step
+// (Weight returns the requested one), and whether a bone target's
+// character is gone (the point is then its last position).
+func (l LookAt) Target() (point mgl32.Vec3, applied float32, lost bool, err error) {
+	if err = l.enter("Target"); err != nil {
 		return
 	}
-	defer w.leave()
-	la, err := w.lookAt(e)
+	defer l.w.leave()
+	la, err := l.w.lookAt(l.e)
 	if err != nil {
 		return point, 0, false, err
 	}
 	return la.Target.Point, la.HeadState.Weight, la.Target.Lost, nil
-}
-
-// RemoveLookAt removes a character's look-at; the next Step's pose reset
-// (or animation) returns the head. Removing a look-at a character does not
-// have is not an error.
-func (w *World) RemoveLookAt(e ecs.Entity) error {
-	if err := w.enter("RemoveLookAt"); err != nil {
-		return err
-	}
-	defer w.leave()
-	if _, err := w.pose(e); err != nil {
-		return err
-	}
-	if m := &w.maps.lookAt; m.Has(e) {
-		m1 := generic.NewMap1[components.LookAt](w.ecs)
-		m1.Remove(e)
-	}
-	return nil
 }

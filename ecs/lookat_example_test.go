@@ -12,7 +12,7 @@ import (
 // A head limited to 60 degrees and eyes limited to ±30 follow a point 90
 // degrees to the character's left (+X with +Y up and +Z forward): the head
 // turns 60 degrees, the eyes the last 30.
-func ExampleWorld_AddLookAt() {
+func ExampleLookAtFeature_Add() {
 	skel, err := sway.NewSkeleton(sway.SkeletonDesc{Name: "bust", Bones: []sway.BoneDesc{
 		sway.Bone("chest", "", mgl32.Vec3{0, 1.3, 0}),
 		sway.Bone("neck", "chest", mgl32.Vec3{0, 0.2, 0}),
@@ -31,10 +31,10 @@ func ExampleWorld_AddLookAt() {
 	char, _ := w.AddCharacter(skel, sway.Identity())
 
 	s := sway.LookAtFor(skel) // head and eyes by name, 60° head limit, eyes ±30°
-	if err := w.AddLookAt(char, s); err != nil {
+	if _, err := w.LookAt().Add(char, s); err != nil {
 		panic(err)
 	}
-	if err := w.SetLookAtTarget(char, mgl32.Vec3{10, 1.6, 0}); err != nil {
+	if err := w.LookAt().Of(char).SetTarget(mgl32.Vec3{10, 1.6, 0}); err != nil {
 		panic(err)
 	}
 	for frame := 0; frame < 300; frame++ { // 5 s at 60 Hz

@@ -43,12 +43,12 @@ func TestLookAtReachesStillTarget(t *testing.T) {
 	shared, _ := w.AddCharacter(skel, root)
 	head, chest := skel.Index("head"), skel.Index("chest")
 	s := sway.LookAtFor(skel)
-	if err := w.AddLookAt(plain, s); err != nil {
+	if _, err := w.LookAt().Add(plain, s); err != nil {
 		t.Fatal(err)
 	}
 	s.Spine[0] = sway.LookAtSpine{Bone: "chest", Share: 0.3}
 	s.Spine[1] = sway.LookAtSpine{Bone: "spine", Share: 0.2}
-	if err := w.AddLookAt(shared, s); err != nil {
+	if _, err := w.LookAt().Add(shared, s); err != nil {
 		t.Fatal(err)
 	}
 	// 40° to the character's left and a little up, 3 m away.
@@ -56,7 +56,7 @@ func TestLookAtReachesStillTarget(t *testing.T) {
 	dir := mathx.Rotate(root.Rot, mathx.Rotate(mgl32.QuatRotate(0.7, mgl32.Vec3{0, 1, 0}), mgl32.Vec3{0, 0.3, 3}))
 	target := h0.Pos.Add(dir)
 	for _, e := range []arche.Entity{plain, shared} {
-		if err := w.SetLookAtTarget(e, target); err != nil {
+		if err := w.LookAt().Of(e).SetTarget(target); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -77,7 +77,7 @@ func TestLookAtReachesStillTarget(t *testing.T) {
 			t.Errorf("%s looks %.3g rad away from the target", name, a)
 		}
 	}
-	if _, weight, lost, _ := w.LookAtTarget(plain); weight != 1 || lost {
+	if _, weight, lost, _ := w.LookAt().Of(plain).Target(); weight != 1 || lost {
 		t.Errorf("weight %v lost %v", weight, lost)
 	}
 	hs, _ := w.BoneWorld(shared, head)
@@ -104,7 +104,7 @@ func TestLookAtLimits(t *testing.T) {
 	s.Eyes[1].Settings.MinYawDegrees, s.Eyes[1].Settings.MaxYawDegrees = -35, 20
 	s.Eyes[0].Settings.MinPitchDegrees, s.Eyes[0].Settings.MaxPitchDegrees = -15, 10
 	s.Eyes[1].Settings.MinPitchDegrees, s.Eyes[1].Settings.MaxPitchDegrees = -5, 25
-	if err := w.AddLookAt(e, s); err != nil {
+	if _, err := w.LookAt().Add(e, s); err != nil {
 		t.Fatal(err)
 	}
 	head := skel.Index("head")
@@ -116,7 +116,7 @@ func TestLookAtLimits(t *testing.T) {
 		a := float64(f) * 0.021
 		r := 0.5 + 2*math.Abs(math.Sin(a*0.37))
 		p := h0.Pos.Add(mgl32.Vec3{float32(r * math.Sin(a)), float32(math.Sin(a * 1.3)), float32(-r * math.Abs(math.Cos(a)))})
-		if err := w.SetLookAtTarget(e, p); err != nil {
+		if err := w.LookAt().Of(e).SetTarget(p); err != nil {
 			t.Fatal(err)
 		}
 		if err := w.Step(1.0 / 60); err != nil {
@@ -170,7 +170,7 @@ func TestLookAtDegenerateTargets(t *testing.T) {
 	s := sway.LookAtFor(skel)
 	s.EyesConverge = true
 	s.Spine[0] = sway.LookAtSpine{Bone: "neck", Share: 0.5}
-	if err := w.AddLookAt(e, s); err != nil {
+	if _, err := w.LookAt().Add(e, s); err != nil {
 		t.Fatal(err)
 	}
 	head, eye := skel.Index("head"), skel.Index("eye.L")
@@ -181,7 +181,7 @@ func TestLookAtDegenerateTargets(t *testing.T) {
 		func() mgl32.Vec3 { h, _ := w.BoneWorld(e, head); return h.Pos.Add(mgl32.Vec3{0, 0, -1e-20}) },
 	} {
 		for f := 0; f < 30; f++ {
-			if err := w.SetLookAtTarget(e, at()); err != nil {
+			if err := w.LookAt().Of(e).SetTarget(at()); err != nil {
 				t.Fatal(err)
 			}
 			if err := w.Step(1.0 / 60); err != nil {
@@ -196,7 +196,7 @@ func TestLookAtDegenerateTargets(t *testing.T) {
 		}
 	}
 	var fe *sway.FieldError
-	if err := w.SetLookAtTarget(e, mgl32.Vec3{float32(math.NaN()), 0, 0}); !errors.As(err, &fe) {
+	if err := w.LookAt().Of(e).SetTarget(mgl32.Vec3{float32(math.NaN()), 0, 0}); !errors.As(err, &fe) {
 		t.Fatalf("NaN target: %v", err)
 	}
 }
@@ -212,11 +212,11 @@ func TestLookAtFollowsBoneAndSurvivesRemoval(t *testing.T) {
 	s := sway.LookAtFor(skel)
 	s.Head.MaxTurnDegrees = 180
 	s.Head.Speed = 40
-	if err := w.AddLookAt(looker, s); err != nil {
+	if _, err := w.LookAt().Add(looker, s); err != nil {
 		t.Fatal(err)
 	}
 	head := skel.Index("head")
-	if err := w.SetLookAtTargetBone(looker, other, head); err != nil {
+	if err := w.LookAt().Of(looker).SetTargetBone(other, head); err != nil {
 		t.Fatal(err)
 	}
 	for f := 0; f < 120; f++ {
@@ -238,7 +238,7 @@ func TestLookAtFollowsBoneAndSurvivesRemoval(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	point, _, lost, err := w.LookAtTarget(looker)
+	point, _, lost, err := w.LookAt().Of(looker).Target()
 	if err != nil || !lost || point != oh.Pos {
 		t.Fatalf("after removal: point %v (want %v) lost %v err %v", point, oh.Pos, lost, err)
 	}
@@ -249,7 +249,7 @@ func TestLookAtFollowsBoneAndSurvivesRemoval(t *testing.T) {
 	// Reusing the removed entity's slot does not revive the target.
 	reborn, _ := w.AddCharacter(skel, sway.At(mgl32.Vec3{5, 0, 5}))
 	_ = w.Step(1.0 / 60)
-	if p, _, lost, _ := w.LookAtTarget(looker); !lost || p != oh.Pos {
+	if p, _, lost, _ := w.LookAt().Of(looker).Target(); !lost || p != oh.Pos {
 		t.Fatalf("a new character %v became the target", reborn)
 	}
 }
@@ -259,11 +259,11 @@ func TestLookAtWeightFadesOut(t *testing.T) {
 	w, skel := lookAtWorld(t, 1)
 	defer w.Close()
 	e, _ := w.AddCharacter(skel, sway.Identity())
-	if err := w.AddLookAt(e, sway.LookAtFor(skel)); err != nil {
+	if _, err := w.LookAt().Add(e, sway.LookAtFor(skel)); err != nil {
 		t.Fatal(err)
 	}
 	head := skel.Index("head")
-	_ = w.SetLookAtTarget(e, mgl32.Vec3{2, 1.6, 1})
+	_ = w.LookAt().Of(e).SetTarget(mgl32.Vec3{2, 1.6, 1})
 	for f := 0; f < 120; f++ {
 		_ = w.Step(1.0 / 60)
 	}
@@ -271,7 +271,7 @@ func TestLookAtWeightFadesOut(t *testing.T) {
 	if lookAngle(mathx.Rotate(h.Rot, lookZ), lookZ) < 0.5 {
 		t.Fatal("the head did not turn")
 	}
-	if err := w.SetLookAtWeight(e, 0); err != nil {
+	if err := w.LookAt().Of(e).SetWeight(0); err != nil {
 		t.Fatal(err)
 	}
 	for f := 0; f < 300; f++ {
@@ -281,7 +281,7 @@ func TestLookAtWeightFadesOut(t *testing.T) {
 	if a := lookAngle(mathx.Rotate(h.Rot, lookZ), lookZ); a > 1e-4 {
 		t.Errorf("weight 0: the head is still %.3g rad turned", a)
 	}
-	if _, weight, _, _ := w.LookAtTarget(e); weight != 0 {
+	if _, weight, _, _ := w.LookAt().Of(e).Target(); weight != 0 {
 		t.Errorf("applied weight %v", weight)
 	}
 }
@@ -305,17 +305,17 @@ func lookScene(t testing.TB, workers, chars, frames int) *sway.World {
 		s := sway.LookAtFor(sc.Skeleton)
 		s.Spine[0] = sway.LookAtSpine{Bone: "chest", Share: 0.25}
 		s.EyesConverge = i%2 == 0
-		if err := w.AddBreath(e, sway.BreathFor(sc.Skeleton)); err != nil {
+		if _, err := w.Breath().Add(e, sway.BreathFor(sc.Skeleton)); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.AddLookAt(e, s); err != nil {
+		if _, err := w.LookAt().Add(e, s); err != nil {
 			t.Fatal(err)
 		}
 		// Each character looks at its neighbour's head or its own hand.
 		if i%3 == 2 {
-			err = w.SetLookAtTargetBone(e, e, hand)
+			err = w.LookAt().Of(e).SetTargetBone(e, hand)
 		} else {
-			err = w.SetLookAtTargetBone(e, ents[(i+1)%len(ents)], head)
+			err = w.LookAt().Of(e).SetTargetBone(ents[(i+1)%len(ents)], head)
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -380,27 +380,27 @@ func TestLookAtRejectsBadSettings(t *testing.T) {
 		s := sway.LookAtFor(skel)
 		c.edit(&s)
 		var fe *sway.FieldError
-		if err := w.AddLookAt(e, s); !errors.As(err, &fe) || fe.Field != c.field || fe.Type != "LookAtSettings" {
+		if _, err := w.LookAt().Add(e, s); !errors.As(err, &fe) || fe.Field != c.field || fe.Type != "LookAtSettings" {
 			t.Errorf("%s: AddLookAt = %v", c.field, err)
 		}
 	}
-	if err := w.SetLookAtTarget(e, mgl32.Vec3{}); !errors.Is(err, sway.ErrNoLookAt) {
+	if err := w.LookAt().Of(e).SetTarget(mgl32.Vec3{}); !errors.Is(err, sway.ErrNoFeature) {
 		t.Errorf("no look-at: %v", err)
 	}
-	if err := w.AddLookAt(arche.Entity{}, sway.LookAtFor(skel)); !errors.Is(err, sway.ErrNotCharacter) {
+	if _, err := w.LookAt().Add(arche.Entity{}, sway.LookAtFor(skel)); !errors.Is(err, sway.ErrNotCharacter) {
 		t.Errorf("non-character: %v", err)
 	}
-	if err := w.AddLookAt(e, sway.LookAtFor(skel)); err != nil {
+	if _, err := w.LookAt().Add(e, sway.LookAtFor(skel)); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.SetLookAtTargetBone(e, e, 500); !errors.Is(err, sway.ErrBone) {
+	if err := w.LookAt().Of(e).SetTargetBone(e, 500); !errors.Is(err, sway.ErrBone) {
 		t.Errorf("bone 500: %v", err)
 	}
-	if err := w.SetLookAtTargetBone(e, arche.Entity{}, 1); !errors.Is(err, sway.ErrNotCharacter) {
+	if err := w.LookAt().Of(e).SetTargetBone(arche.Entity{}, 1); !errors.Is(err, sway.ErrNotCharacter) {
 		t.Errorf("target not a character: %v", err)
 	}
 	var fe *sway.FieldError
-	if err := w.SetLookAtWeight(e, 1.5); !errors.As(err, &fe) {
+	if err := w.LookAt().Of(e).SetWeight(1.5); !errors.As(err, &fe) {
 		t.Errorf("weight 1.5: %v", err)
 	}
 }
@@ -420,10 +420,10 @@ func TestLookAtDampingIndependentOfFrameRate(t *testing.T) {
 		e, _ := w.AddCharacter(skel, sway.Identity())
 		s := sway.LookAtFor(skel)
 		s.Head.Speed, s.Head.WeightSpeed = 3, 2
-		if err := w.AddLookAt(e, s); err != nil {
+		if _, err := w.LookAt().Add(e, s); err != nil {
 			t.Fatal(err)
 		}
-		_ = w.SetLookAtTarget(e, mgl32.Vec3{-1.5, 2, 1.5})
+		_ = w.LookAt().Of(e).SetTarget(mgl32.Vec3{-1.5, 2, 1.5})
 		var out [][]mgl32.Quat
 		for f := 1; f <= hz; f++ { // one second
 			_ = w.Step(1 / float32(hz))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -19,7 +20,7 @@ import (
 // plainReads are the World methods that are not calls: they read what
 // does not change during a frame and answer always, on a closed world and
 // during Step (a system may call them).
-var plainReads = map[string]bool{"ECS": true, "Pipeline": true, "Time": true, "Workers": true}
+var plainReads = map[string]bool{"ECS": true, "Pipeline": true, "Time": true, "Workers": true, "Entity": true}
 
 // noErrorAnswers is what the calls that return no error answer for an
 // entity that is not a live character of the world, on a closed world and
@@ -29,8 +30,7 @@ var plainReads = map[string]bool{"ECS": true, "Pipeline": true, "Time": true, "W
 var noErrorAnswers = map[string]any{
 	"IsCharacter":   false,
 	"NumCharacters": 0,
-	"NumChains":     0,
-	"NumVRMSprings": 0,
+	"Len":           0,
 	"Checksum":      uint64(0),
 }
 
@@ -50,11 +50,52 @@ func worldMethods() []reflect.Method {
 	return ms
 }
 
-// entityParams is how many parameters of m are entities.
-func entityParams(m reflect.Method) int {
+// callable is a method to call: one of the World's, a feature's (Add), or
+// a feature handle's, got with Of for the entity under test.
+type callable struct {
+	name   string // as a CallError names it: "Step", "Chains.Add", "Chains.Pause"
+	recv   reflect.Value
+	m      reflect.Method
+	handle bool // the entity under test is the handle's
+}
+
+// calls returns every method a game can call on w: the World's own, and
+// through each feature (World.Chains, World.IK, ...) its Add and the
+// methods of its handle on e. Found by reflection, so that a method or
+// feature added later is checked too.
+func calls(w *sway.World, e arche.Entity) []callable {
+	wv := reflect.ValueOf(w)
+	var out []callable
+	for _, m := range worldMethods() {
+		if m.Type.NumIn() == 1 && m.Type.NumOut() == 1 && strings.HasSuffix(m.Type.Out(0).Name(), "Feature") {
+			f := m.Func.Call([]reflect.Value{wv})[0]
+			for i := range f.Type().NumMethod() {
+				fm := f.Type().Method(i)
+				if fm.Name != "Of" {
+					out = append(out, callable{m.Name + "." + fm.Name, f, fm, false})
+					continue
+				}
+				h := fm.Func.Call([]reflect.Value{f, reflect.ValueOf(e)})[0]
+				for j := range h.Type().NumMethod() {
+					out = append(out, callable{m.Name + "." + h.Type().Method(j).Name, h, h.Type().Method(j), true})
+				}
+			}
+			continue
+		}
+		out = append(out, callable{m.Name, wv, m, false})
+	}
+	return out
+}
+
+// entityParams is how many entities c takes: its parameters, and the
+// handle's own.
+func entityParams(c callable) int {
 	n := 0
-	for i := 1; i < m.Type.NumIn(); i++ {
-		if m.Type.In(i) == entityType {
+	if c.handle {
+		n++
+	}
+	for i := 1; i < c.m.Type.NumIn(); i++ {
+		if c.m.Type.In(i) == entityType {
 			n++
 		}
 	}
@@ -97,12 +138,17 @@ func (a *callArgs) value(t reflect.Type) reflect.Value {
 	return reflect.Zero(t)
 }
 
-// call calls m on w with ents for its entity parameters (in order; the
-// last one repeats) and returns its results, or the panic it raised.
-func (a *callArgs) call(w *sway.World, m reflect.Method, ents ...arche.Entity) (out []reflect.Value, panicked any) {
+// call calls c with ents for its entity parameters (in order, a
+// handle's first; the last one repeats) and returns its results, or the
+// panic it raised.
+func (a *callArgs) call(c callable, ents ...arche.Entity) (out []reflect.Value, panicked any) {
 	defer func() { panicked = recover() }()
-	in := []reflect.Value{reflect.ValueOf(w)}
+	m := c.m
+	in := []reflect.Value{c.recv}
 	k := 0
+	if c.handle {
+		k++
+	}
 	for i := 1; i < m.Type.NumIn(); i++ {
 		if t := m.Type.In(i); t == entityType {
 			in = append(in, reflect.ValueOf(ents[min(k, len(ents)-1)]))
@@ -163,8 +209,8 @@ func misuseWorld(t *testing.T) (w *sway.World, live arche.Entity, args *callArgs
 	live = ents[0]
 	leg, err := sway.IKLimbFor(sc.Skeleton, "upper_leg.L", "lower_leg.L", "foot.L")
 	must(t, err)
-	must(t, w.AddLookAt(live, sway.LookAtFor(sc.Skeleton)))
-	must(t, w.AddIK(live, leg))
+	must(t, addErr(w.LookAt().Add(live, sway.LookAtFor(sc.Skeleton))))
+	must(t, addErr(w.IK().Add(live, leg)))
 	other, _, _ := plainWorld(t, 1, 1)
 	t.Cleanup(func() { must(t, other.Close()) })
 	for range 200 {
@@ -216,20 +262,16 @@ func TestEveryMethodRejectsEntitiesItCannotUse(t *testing.T) {
 	before := w.Checksum()
 	tested := 0
 	for _, c := range cases {
-		for _, m := range worldMethods() {
-			n := entityParams(m)
-			if n == 0 {
-				continue
-			}
-			// The bad entity in every entity parameter, then (for the
-			// target setters) only in the later ones.
-			lists := [][]arche.Entity{{c.e}}
-			if n > 1 {
-				lists = append(lists, []arche.Entity{live, c.e})
-			}
-			for _, ents := range lists {
-				what := fmt.Sprintf("%s, in %d of %d entity parameters", c.name, n-len(ents)+1, n)
-				out, panicked := args.call(w, m, ents...)
+		// The bad entity in every entity parameter, then (for the target
+		// setters) only in the later ones.
+		for _, ents := range [][]arche.Entity{{c.e}, {live, c.e}} {
+			for _, call := range calls(w, ents[0]) {
+				m, n := call.m, entityParams(call)
+				if n == 0 || (len(ents) > 1 && n == 1) {
+					continue
+				}
+				what := fmt.Sprintf("%s, in %d of %d entity parameters of %s", c.name, n-len(ents)+1, n, call.name)
+				out, panicked := args.call(call, ents...)
 				err := checkRefused(t, what, m, out, panicked, c.reason)
 				var ee *sway.EntityError
 				if err != nil && (!errors.As(err, &ee) || ee.Entity != c.e || ee.Reason != c.reason || !errors.Is(err, sway.ErrNotCharacter)) {
@@ -239,7 +281,7 @@ func TestEveryMethodRejectsEntitiesItCannotUse(t *testing.T) {
 			}
 		}
 	}
-	if tested < 5*58 {
+	if tested < 5*65 {
 		t.Fatalf("%d calls tested; the World has fewer methods taking an entity than expected", tested)
 	}
 	if w.Checksum() != before || !w.IsCharacter(live) || !w.IsCharacter(reused) || w.NumCharacters() != 2 {
@@ -253,8 +295,9 @@ func TestEveryMethodRejectsEntitiesItCannotUse(t *testing.T) {
 func TestEveryMethodRefusesAClosedWorld(t *testing.T) {
 	w, live, args, _ := misuseWorld(t)
 	must(t, w.Close())
-	for _, m := range worldMethods() {
-		out, panicked := args.call(w, m, live)
+	for _, c := range calls(w, live) {
+		m := c.m
+		out, panicked := args.call(c, live)
 		if m.Name == "Close" {
 			if panicked != nil || !out[0].IsNil() {
 				t.Errorf("Close on a closed world: %v, panic %v; want nil", out[0], panicked)
@@ -263,8 +306,8 @@ func TestEveryMethodRefusesAClosedWorld(t *testing.T) {
 		}
 		err := checkRefused(t, "closed world", m, out, panicked, sway.ErrClosed)
 		var ce *sway.CallError
-		if err != nil && (!errors.As(err, &ce) || ce.Method != m.Name) {
-			t.Errorf("closed world: %s returned %#v, want a *CallError naming %s", m.Name, err, m.Name)
+		if err != nil && (!errors.As(err, &ce) || ce.Method != c.name) {
+			t.Errorf("closed world: %s returned %#v, want a *CallError naming %s", c.name, err, c.name)
 		}
 	}
 }
@@ -294,7 +337,7 @@ func TestOverlappingCallsAreRefused(t *testing.T) {
 	run := func(disturb bool) uint64 {
 		w, live, args, _ := misuseWorld(t)
 		defer w.Close()
-		must(t, w.AddChains(live, scene.Colliders(), scene.ChainSpecs(newRand(3))))
+		must(t, addErr(w.Chains().Add(live, scene.Colliders(), scene.ChainSpecs(newRand(3)))))
 		b := &blocker{entered: make(chan struct{}), release: make(chan struct{})}
 		w.Pipeline().Add(systems.PhaseProcedural, "test.block", b)
 		for f := 0; f < 3; f++ {
@@ -310,12 +353,12 @@ func TestOverlappingCallsAreRefused(t *testing.T) {
 		}()
 		<-b.entered
 		if disturb {
-			for _, m := range worldMethods() {
-				out, panicked := args.call(w, m, live)
-				err := checkRefused(t, "during Step", m, out, panicked, sway.ErrConcurrentCall)
+			for _, c := range calls(w, live) {
+				out, panicked := args.call(c, live)
+				err := checkRefused(t, "during Step", c.m, out, panicked, sway.ErrConcurrentCall)
 				var ce *sway.CallError
-				if err != nil && (!errors.As(err, &ce) || ce.Method != m.Name) {
-					t.Errorf("during Step: %s returned %#v, want a *CallError naming %s", m.Name, err, m.Name)
+				if err != nil && (!errors.As(err, &ce) || ce.Method != c.name) {
+					t.Errorf("during Step: %s returned %#v, want a *CallError naming %s", c.name, err, c.name)
 				}
 			}
 		}

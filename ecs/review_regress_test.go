@@ -22,10 +22,10 @@ func TestChainStoreCompactsEmptyRanges(t *testing.T) {
 	w, ents, sc := plainWorld(t, 2, 2)
 	defer w.Close()
 	tail := []sway.ChainSpec{{Root: "tail.0", EndLength: 1, Settings: sway.DefaultChainSettings()}}
-	if err := w.AddChains(ents[0], scene.Colliders()[:1], tail); err != nil {
+	if _, err := w.Chains().Add(ents[0], scene.Colliders()[:1], tail); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.AddChains(ents[1], nil, tail); err != nil {
+	if _, err := w.Chains().Add(ents[1], nil, tail); err != nil {
 		t.Fatal(err)
 	}
 	stepMoving(t, w, ents, sc, 0, 2)
@@ -94,10 +94,10 @@ func TestChainsSeeLocalsWrittenAfterTheLastFK(t *testing.T) {
 func TestPoseFaultsCountFrames(t *testing.T) {
 	w, ents, sc := plainWorld(t, 1, 1)
 	defer w.Close()
-	if err := w.AddLookAt(ents[0], sway.LookAtFor(sc.Skeleton)); err != nil {
+	if _, err := w.LookAt().Add(ents[0], sway.LookAtFor(sc.Skeleton)); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.AddBreath(ents[0], sway.BreathFor(sc.Skeleton)); err != nil {
+	if _, err := w.Breath().Add(ents[0], sway.BreathFor(sc.Skeleton)); err != nil {
 		t.Fatal(err)
 	}
 	root := (*components.Root)(w.ECS().Get(ents[0], arche.ComponentID[components.Root](w.ECS())))

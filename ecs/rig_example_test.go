@@ -50,10 +50,10 @@ func ExampleLoadRig() {
 	look := sway.LookAtFor(nil)
 	look.HeadBone = rig.HumanBone("head")
 	look.Eyes[0].Bone, look.Eyes[1].Bone = rig.HumanBone("leftEye"), rig.HumanBone("rightEye")
-	if err := w.AddLookAt(avatar, look); err != nil {
+	if _, err := w.LookAt().Add(avatar, look); err != nil {
 		panic(err)
 	}
-	_ = w.SetLookAtTarget(avatar, mgl32.Vec3{2, 1.5, 2})
+	_ = w.LookAt().Of(avatar).SetTarget(mgl32.Vec3{2, 1.5, 2})
 
 	for frame := 0; frame < 120; frame++ {
 		_ = w.SetRoot(avatar, sway.At(mgl32.Vec3{float32(frame) / 60, 0, 0})) // walking along +X
@@ -67,6 +67,6 @@ func ExampleLoadRig() {
 	// At rest the tip is 5 cm to the left (+X) of the root; walking along
 	// +X, the hair trails behind.
 	fmt.Printf("%s: %d bones, %d springs; hair tip %.2f m from the root along x\n",
-		rig.Version, skel.NumBones(), w.NumVRMSprings(avatar), tip.Pos[0]-root.Pos[0])
+		rig.Version, skel.NumBones(), w.VRMSprings().Of(avatar).Len(), tip.Pos[0]-root.Pos[0])
 	// Output: VRM 1.0: 16 bones, 2 springs; hair tip -0.02 m from the root along x
 }

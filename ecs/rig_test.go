@@ -86,7 +86,7 @@ func TestRigVRM0AndVRM1SimulateAlike(t *testing.T) {
 	o := gltfrig.FixtureOptions{Branch: true}
 	w1, e1, _ := rigWorld(t, writeRigFile(t, sway.RigVRM1, o))
 	w0, e0, _ := rigWorld(t, writeRigFile(t, sway.RigVRM0, o))
-	if n1, n0 := w1.NumVRMSprings(e1), w0.NumVRMSprings(e0); n1 != 3 || n0 != 3 {
+	if n1, n0 := w1.VRMSprings().Of(e1).Len(), w0.VRMSprings().Of(e0).Len(); n1 != 3 || n0 != 3 {
 		t.Fatalf("springs: %d (1.0) and %d (0.x), want 3", n1, n0)
 	}
 	s1, _ := w1.Skeleton(e1)
@@ -227,20 +227,20 @@ func TestRigJointInTwoGroupsKeepsTheFirst(t *testing.T) {
 	if !found {
 		t.Errorf("no warning about hairL2 in %q", r.Warnings)
 	}
-	if n := w.NumVRMSprings(e); n != 3 {
+	if n := w.VRMSprings().Of(e).Len(); n != 3 {
 		t.Fatalf("%d springs, want 3 (hairTip, hairL, hairR)", n)
 	}
 	for j := 0; j < 2; j++ {
-		tip, err := w.VRMJointSettingsOf(e, 0, j)
+		tip, err := w.VRMSprings().Of(e).JointSettings(0, j)
 		if err != nil || tip.Stiffness != gltfrig.FixtureTipStiffness {
 			t.Errorf("hairTip joint %d: %+v %v", j, tip, err)
 		}
-		hair, err := w.VRMJointSettingsOf(e, 1, j)
+		hair, err := w.VRMSprings().Of(e).JointSettings(1, j)
 		if err != nil || hair.Stiffness != gltfrig.FixtureHairLStiffness {
 			t.Errorf("hairL joint %d: %+v %v", j, hair, err)
 		}
 	}
-	if _, err := w.VRMJointSettingsOf(e, 1, 2); err == nil {
+	if _, err := w.VRMSprings().Of(e).JointSettings(1, 2); err == nil {
 		t.Error("hairL keeps a third joint (hairL2 belongs to hairTip)")
 	}
 	skel, _ := w.Skeleton(e)
@@ -256,7 +256,7 @@ func TestRigJointInTwoGroupsKeepsTheFirst(t *testing.T) {
 			t.Fatalf("bone %s: %v", skel.BoneName(b), pose.WorldRot[b])
 		}
 	}
-	if faults, _ := w.VRMSpringFaults(e); faults != 0 {
+	if faults, _ := w.VRMSprings().Of(e).Faults(); faults != 0 {
 		t.Errorf("%d spring faults", faults)
 	}
 }
@@ -348,7 +348,7 @@ func TestRigSpringFromASceneRoot(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			w, e, r := rigWorld(t, writeRigFile(t, c.v, c.o))
-			if n := w.NumVRMSprings(e); n != c.springs {
+			if n := w.VRMSprings().Of(e).Len(); n != c.springs {
 				t.Fatalf("%d springs, want %d", n, c.springs)
 			}
 			skel, _ := w.Skeleton(e)
@@ -396,7 +396,7 @@ func TestRigSpringFromASceneRoot(t *testing.T) {
 			if closest < 0.74 {
 				t.Errorf("a tail came within %.3g m of the ball's centre: its collider (on another scene root) is not in effect", closest)
 			}
-			if faults, _ := w.VRMSpringFaults(e); faults != 0 {
+			if faults, _ := w.VRMSprings().Of(e).Faults(); faults != 0 {
 				t.Errorf("%d spring faults", faults)
 			}
 		})
@@ -426,11 +426,11 @@ func TestRigLimitsReachTheWorld(t *testing.T) {
 	w, e, r := rigWorld(t, writeRigFile(t, sway.RigVRM1, gltfrig.FixtureOptions{
 		Limits: []gltfrig.FixtureLimit{{Spring: "hairR", Limit: cone}}}))
 	for j := 0; j < 3; j++ {
-		got, err := w.VRMJointSettingsOf(e, 1, j)
+		got, err := w.VRMSprings().Of(e).JointSettings(1, j)
 		if err != nil || got.Limit != r.Springs[1].Joints[j].Limit || got.Limit.Kind != spring.ConeLimit || got.Limit.Angle != 0.4 {
 			t.Errorf("hairR joint %d: limit %+v (%v), want the file's %+v", j, got.Limit, err, cone)
 		}
-		if got, _ := w.VRMJointSettingsOf(e, 0, j); got.Limit.Kind != spring.NoLimit {
+		if got, _ := w.VRMSprings().Of(e).JointSettings(0, j); got.Limit.Kind != spring.NoLimit {
 			t.Errorf("hairL joint %d: limit %+v, want none", j, got.Limit)
 		}
 	}

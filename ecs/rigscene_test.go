@@ -59,7 +59,7 @@ func newFullScene(t testing.TB, chars, workers int, vrm bool) *fullScene {
 					specs[i].FixedStep = 1.0 / 50
 				}
 			}
-			if err := w.AddVRMSprings(e, scene.Colliders(), specs); err != nil {
+			if _, err := w.VRMSprings().Add(e, scene.Colliders(), specs); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -101,10 +101,10 @@ func newFullScene(t testing.TB, chars, workers int, vrm bool) *fullScene {
 	// hand with their leg: entity targets (see removeTarget).
 	head, hand := sc.Skeleton.Index("head"), sc.Skeleton.Index("hand.R")
 	for i := 0; i < min(2, len(ents)-1); i++ {
-		if err := w.SetLookAtTargetBone(ents[i], ents[i+1], head); err != nil {
+		if err := w.LookAt().Of(ents[i]).SetTargetBone(ents[i+1], head); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.SetIKTargetBone(ents[i], 0, ents[i+1], hand); err != nil {
+		if err := w.IK().Of(ents[i]).SetTargetBone(0, ents[i+1], hand); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -169,7 +169,7 @@ func (s *fullScene) step(t testing.TB, n int) {
 			if err := s.w.SetRoot(e, s.root(i, f, tm)); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.w.SetBlendParam(e, s.sc.LocomotionParam(i, tm)); err != nil {
+			if err := s.w.Animation().Of(e).SetBlendParam(s.sc.LocomotionParam(i, tm)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -192,12 +192,12 @@ func (s *fullScene) steer(t testing.TB, i int, e arche.Entity, tm float64) {
 	root := s.sc.RootAt(i, tm)
 	a := float64(s.sc.Chars[i].Phase) + 1.3*tm
 	sin, cos := math.Sincos(a)
-	if err := s.w.SetLookAtTarget(e, root.Pos.Add(mgl32.Vec3{1.5 * float32(cos), 1.6, 1.5 * float32(sin)})); err != nil {
+	if err := s.w.LookAt().Of(e).SetTarget(root.Pos.Add(mgl32.Vec3{1.5 * float32(cos), 1.6, 1.5 * float32(sin)})); err != nil {
 		t.Fatal(err)
 	}
 	step := float32(math.Sin(2 * a))
 	foot := root.Pos.Add(root.Rot.Rotate(mgl32.Vec3{0.1, 0.12 + 0.08*step, 0.15 * step}))
-	if err := s.w.SetIKTarget(e, 0, foot); err != nil {
+	if err := s.w.IK().Of(e).SetTarget(0, foot); err != nil {
 		t.Fatal(err)
 	}
 }

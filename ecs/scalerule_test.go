@@ -120,10 +120,10 @@ func twinRun(t *testing.T, units, strandScale, rootScale float32, frames int) ([
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.AddVRMSprings(e, cols, springs); err != nil {
+	if _, err := w.VRMSprings().Add(e, cols, springs); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.AddChains(e, cols, chains); err != nil {
+	if _, err := w.Chains().Add(e, cols, chains); err != nil {
 		t.Fatal(err)
 	}
 	out := make([][]mgl32.Vec3, frames)

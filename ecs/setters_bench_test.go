@@ -20,15 +20,15 @@ func BenchmarkGameSetters(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := w.Animate(ents[0], space, sway.DefaultAnimSettings()); err != nil {
+	if _, err := w.Animation().Add(ents[0], space, sway.DefaultAnimSettings()); err != nil {
 		b.Fatal(err)
 	}
 	e := ents[0]
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		p := mgl32.Vec3{float32(i % 7), 1.6, 1}
-		_ = w.SetLookAtTarget(e, p)
-		_ = w.SetBlendParam(e, mgl32.Vec2{0.3, 0.4})
-		_ = w.SetIKTarget(e, 0, p)
+		_ = w.LookAt().Of(e).SetTarget(p)
+		_ = w.Animation().Of(e).SetBlendParam(mgl32.Vec2{0.3, 0.4})
+		_ = w.IK().Of(e).SetTarget(0, p)
 	}
 }

@@ -34,7 +34,7 @@ func earringCharacter(t *testing.T, k float32, root sway.Transform, s sway.Simpl
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = w.AddSimpleSprings(e, []sway.SimpleSpringSpec{{Bones: []string{"earring"},
+	_, err = w.SimpleSprings().Add(e, []sway.SimpleSpringSpec{{Bones: []string{"earring"},
 		SpringEnd: mgl32.Vec3{0, -0.03 / k, 0}, Settings: s}})
 	if err != nil {
 		t.Fatal(err)

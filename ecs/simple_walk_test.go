@@ -46,7 +46,7 @@ func newWalker(t testing.TB, centre string) (*sway.World, arche.Entity, *sway.Sk
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = w.AddSimpleSprings(e, []sway.SimpleSpringSpec{{Bones: []string{"earring"},
+	_, err = w.SimpleSprings().Add(e, []sway.SimpleSpringSpec{{Bones: []string{"earring"},
 		SpringEnd: mgl32.Vec3{0, -earringLen, 0}, Settings: sway.DefaultSimpleSpringSettings(), Center: centre}})
 	if err != nil {
 		t.Fatal(err)
@@ -186,7 +186,7 @@ func nodHead(t testing.TB, w *sway.World, e arche.Entity, skel *sway.Skeleton) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Animate(e, space, sway.DefaultAnimSettings()); err != nil {
+	if _, err := w.Animation().Add(e, space, sway.DefaultAnimSettings()); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -31,7 +31,7 @@ type SnapshotError = snapbin.Error
 
 // SnapshotVersion is the version of the snapshot format Snapshot writes
 // and Restore reads.
-const SnapshotVersion = 3
+const SnapshotVersion = 4
 
 // snapshotMagic opens every snapshot.
 var snapshotMagic = [8]byte{'S', 'W', 'A', 'Y', 'S', 'N', 'A', 'P'}

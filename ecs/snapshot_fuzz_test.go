@@ -13,12 +13,12 @@ import (
 // with dynamic chains, one with VRM springs instead.
 func fuzzScene(t testing.TB) *fullScene {
 	s := newFullScene(t, 3, 1, false)
-	if err := s.w.RemoveChains(s.ents[2]); err != nil {
+	if err := s.w.Chains().Of(s.ents[2]).Remove(); err != nil {
 		t.Fatal(err)
 	}
 	specs := scene.VRMSpecs(newRand(3))
 	specs[1].FixedStep = 1.0 / 50
-	if err := s.w.AddVRMSprings(s.ents[2], scene.Colliders(), specs); err != nil {
+	if _, err := s.w.VRMSprings().Add(s.ents[2], scene.Colliders(), specs); err != nil {
 		t.Fatal(err)
 	}
 	return s

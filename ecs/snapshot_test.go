@@ -235,12 +235,12 @@ func TestRestoreKeepsFaults(t *testing.T) {
 	if err := s.w.Restore(snap); err != nil {
 		t.Fatal(err)
 	}
-	before, _ := s.w.ChainFaults(s.ents[1])
+	before, _ := s.w.Chains().Of(s.ents[1]).Faults()
 	if err := s.w.Step(1.0 / 60); err != nil {
 		t.Fatal(err)
 	}
 	assertFinitePoses(t, s.w, s.ents)
-	if after, _ := s.w.ChainFaults(s.ents[1]); after != before+1 {
+	if after, _ := s.w.Chains().Of(s.ents[1]).Faults(); after != before+1 {
 		t.Fatalf("chain faults %d after the restored NaN particle, %d before", after, before)
 	}
 }

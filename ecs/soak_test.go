@@ -78,20 +78,20 @@ func (s *soak) add(i int) {
 		t.Fatal(err)
 	}
 	if i%2 == 0 {
-		err = w.AddChains(e, scene.Colliders(), scene.ChainSpecs(s.rng))
+		_, err = w.Chains().Add(e, scene.Colliders(), scene.ChainSpecs(s.rng))
 	} else {
-		err = w.AddVRMSprings(e, scene.Colliders(), scene.VRMSpecs(s.rng))
+		_, err = w.VRMSprings().Add(e, scene.Colliders(), scene.VRMSpecs(s.rng))
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	must(t, w.AddSimpleSprings(e, scene.EarringSpecs()))
-	must(t, w.Animate(e, s.space, sway.DefaultAnimSettings()))
-	must(t, w.AddBreath(e, sway.BreathFor(sc.Skeleton)))
-	must(t, w.AddLookAt(e, sway.LookAtFor(sc.Skeleton)))
+	must(t, addErr(w.SimpleSprings().Add(e, scene.EarringSpecs())))
+	must(t, addErr(w.Animation().Add(e, s.space, sway.DefaultAnimSettings())))
+	must(t, addErr(w.Breath().Add(e, sway.BreathFor(sc.Skeleton))))
+	must(t, addErr(w.LookAt().Add(e, sway.LookAtFor(sc.Skeleton))))
 	leg, err := sway.IKLimbFor(sc.Skeleton, "upper_leg.L", "lower_leg.L", "foot.L")
 	must(t, err)
-	must(t, w.AddIK(e, leg))
+	must(t, addErr(w.IK().Add(e, leg)))
 	s.slots[i] = e
 	s.adds++
 	s.count++
@@ -175,50 +175,50 @@ func (s *soak) edit() {
 	switch s.rng.Intn(9) {
 	case 0: // chain or VRM spring settings
 		if i%2 == 0 {
-			c := s.rng.Intn(w.NumChains(e))
-			cs, err := w.ChainSettingsOf(e, c)
+			c := s.rng.Intn(w.Chains().Of(e).Len())
+			cs, err := w.Chains().Of(e).Settings(c)
 			must(s.t, err)
 			cs.Damping, cs.Elasticity, cs.Stiffness = s.randf(0, 1), s.randf(0, 1), s.randf(0, 1)
 			cs.Gravity = mgl32.Vec3{0, -s.randf(0, 0.01), 0}
 			if bad {
 				cs.Damping = nan32
-				s.rejects("SetChainSettings", w.SetChainSettings(e, c, cs))
+				s.rejects("SetChainSettings", w.Chains().Of(e).SetSettings(c, cs))
 			} else {
-				must(s.t, w.SetChainSettings(e, c, cs))
+				must(s.t, w.Chains().Of(e).SetSettings(c, cs))
 			}
 		} else {
 			vs := sway.DefaultVRMJointSettings()
 			vs.Stiffness, vs.DragForce, vs.GravityPower = s.randf(0, 4), s.randf(0, 1), s.randf(0, 2)
-			c := s.rng.Intn(w.NumVRMSprings(e))
+			c := s.rng.Intn(w.VRMSprings().Of(e).Len())
 			if bad {
 				vs.DragForce = s.bad()
-				s.rejects("SetVRMSpringSettings", w.SetVRMSpringSettings(e, c, vs))
+				s.rejects("SetVRMSpringSettings", w.VRMSprings().Of(e).SetSpringSettings(c, vs))
 			} else {
-				must(s.t, w.SetVRMSpringSettings(e, c, vs))
+				must(s.t, w.VRMSprings().Of(e).SetSpringSettings(c, vs))
 			}
 		}
 	case 1:
 		ss := sway.SimpleSpringSettings{Bounciness: s.randf(0, 80), Stiffness: s.randf(0, 2), Damping: s.randf(0, 10)}
 		if bad {
 			ss.Damping = s.bad()
-			s.rejects("SetSimpleSpringSettings", w.SetSimpleSpringSettings(e, s.rng.Intn(2), ss))
+			s.rejects("SetSimpleSpringSettings", w.SimpleSprings().Of(e).SetSettings(s.rng.Intn(2), ss))
 		} else {
-			must(s.t, w.SetSimpleSpringSettings(e, s.rng.Intn(2), ss))
+			must(s.t, w.SimpleSprings().Of(e).SetSettings(s.rng.Intn(2), ss))
 		}
 	case 2:
 		b := sway.BreathFor(s.sc.Skeleton)
 		b.Offset, b.DurationRate, b.EffectRate = s.randf(0, 5), s.randf(0.1, 3), s.randf(0, 2)
 		if bad {
 			b.DurationRate = s.bad()
-			s.rejects("AddBreath", w.AddBreath(e, b))
+			s.rejects("Breath.SetSettings", w.Breath().Of(e).SetSettings(b))
 		} else {
-			must(s.t, w.AddBreath(e, b))
+			must(s.t, w.Breath().Of(e).SetSettings(b))
 		}
 	case 3:
 		if bad {
-			s.rejects("SetLookAtWeight", w.SetLookAtWeight(e, [...]float32{nan32, 1.5, -0.1}[s.rng.Intn(3)]))
+			s.rejects("SetLookAtWeight", w.LookAt().Of(e).SetWeight([...]float32{nan32, 1.5, -0.1}[s.rng.Intn(3)]))
 		} else {
-			must(s.t, w.SetLookAtWeight(e, s.randf(0, 1)))
+			must(s.t, w.LookAt().Of(e).SetWeight(s.randf(0, 1)))
 		}
 	case 4: // look-at and IK at another character: entity targets that churn removes
 		j := s.live()
@@ -226,32 +226,32 @@ func (s *soak) edit() {
 			return
 		}
 		bone := s.rng.Intn(s.sc.Skeleton.NumBones())
-		must(s.t, w.SetLookAtTargetBone(e, s.slots[j], bone))
-		must(s.t, w.SetIKTargetBone(e, 0, s.slots[j], bone))
+		must(s.t, w.LookAt().Of(e).SetTargetBone(s.slots[j], bone))
+		must(s.t, w.IK().Of(e).SetTargetBone(0, s.slots[j], bone))
 		if bad {
-			s.rejects("SetLookAtTarget", w.SetLookAtTarget(e, mgl32.Vec3{0, nan32, 0}))
+			s.rejects("SetLookAtTarget", w.LookAt().Of(e).SetTarget(mgl32.Vec3{0, nan32, 0}))
 		}
 	case 5:
 		if bad {
-			s.rejects("SetIKWeight", w.SetIKWeight(e, 0, [...]float32{nan32, 2, -1}[s.rng.Intn(3)]))
+			s.rejects("SetIKWeight", w.IK().Of(e).SetLimbWeight(0, [...]float32{nan32, 2, -1}[s.rng.Intn(3)]))
 		} else {
-			must(s.t, w.SetIKWeight(e, 0, s.randf(0, 1)))
+			must(s.t, w.IK().Of(e).SetLimbWeight(0, s.randf(0, 1)))
 		}
 	case 6:
 		if bad {
-			s.rejects("SetBlendParam", w.SetBlendParam(e, mgl32.Vec2{inf32, 0}))
-			s.rejects("SetAnimSpeed", w.SetAnimSpeed(e, nan32))
+			s.rejects("SetBlendParam", w.Animation().Of(e).SetBlendParam(mgl32.Vec2{inf32, 0}))
+			s.rejects("SetAnimSpeed", w.Animation().Of(e).SetSpeed(nan32))
 		} else {
-			must(s.t, w.SetBlendParam(e, mgl32.Vec2{s.randf(-1, 1), s.randf(-1, 1)}))
-			must(s.t, w.SetAnimSpeed(e, s.randf(-2, 3)))
+			must(s.t, w.Animation().Of(e).SetBlendParam(mgl32.Vec2{s.randf(-1, 1), s.randf(-1, 1)}))
+			must(s.t, w.Animation().Of(e).SetSpeed(s.randf(-2, 3)))
 		}
 	case 7: // pause, resume, reset
 		if i%2 == 0 {
-			must(s.t, w.PauseChains(e, s.rng.Intn(2) == 0))
+			must(s.t, setPaused(w.Chains().Of(e), s.rng.Intn(2) == 0))
 		} else {
-			must(s.t, w.PauseVRMSprings(e, s.rng.Intn(2) == 0))
+			must(s.t, setPaused(w.VRMSprings().Of(e), s.rng.Intn(2) == 0))
 		}
-		must(s.t, w.ResetSimpleSprings(e))
+		must(s.t, w.SimpleSprings().Of(e).Reset())
 	case 8:
 		if bad {
 			s.rejects("SetReference", w.SetReference(mgl32.Vec3{nan32, 0, 0}))
@@ -350,9 +350,9 @@ func (s *soak) checkpoint() (uint64, storage) {
 	for i := 0; i < s.n; i++ {
 		// Paused chains and springs would not run; resume them all.
 		if i%2 == 0 {
-			must(s.t, s.w.PauseChains(s.slots[i], false))
+			must(s.t, s.w.Chains().Of(s.slots[i]).Resume())
 		} else {
-			must(s.t, s.w.PauseVRMSprings(s.slots[i], false))
+			must(s.t, s.w.VRMSprings().Of(s.slots[i]).Resume())
 		}
 	}
 	s.moveRoots()

@@ -66,11 +66,57 @@ type VRMSpringSpec struct {
 
 const vrmSpecType = "VRMSpringSpec"
 
-// AddVRMSprings gives a character VRM spring bones and the colliders they
+// VRMSpringFeature adds VRM spring bones to characters and finds them
+// again (World.VRMSprings).
+type VRMSpringFeature struct{ w *World }
+
+// VRMSprings returns the world's VRM spring feature.
+func (w *World) VRMSprings() VRMSpringFeature { return VRMSpringFeature{w} }
+
+// VRMSprings is a handle on a character's VRM spring bones: the verbs
+// every feature has (Pause, Resume, Reset, SetWeight, Remove; see
+// "Features as handles") and the springs' own settings, teleport test and
+// fault count.
+type VRMSprings struct{ springFeature }
+
+var vrmKind = featureKind{
+	name: "VRMSprings",
+	control: func(w *World, e ecs.Entity) *components.Control {
+		if m := &w.maps.vrm; m.Has(e) {
+			return &m.Get(e).Control
+		}
+		return nil
+	},
+	reset: func(w *World, e ecs.Entity) {
+		h, st := w.maps.vrm.Get(e), &w.springStore().VRM
+		for k := h.First; k < h.First+h.Count; k++ {
+			st.Info[k].Reset = true
+		}
+	},
+	remove: func(w *World, e ecs.Entity) {
+		m := generic.NewMap1[components.VRMSprings](w.ecs)
+		m.Remove(e) // the store notices at the next frame
+	},
+	teleport: func(w *World, e ecs.Entity) *components.Teleport {
+		if m := &w.maps.vrm; m.Has(e) {
+			return &m.Get(e).Teleport
+		}
+		return nil
+	},
+}
+
+// Of returns the handle on character e's VRM springs. It does not check
+// that e has them: its methods do.
+func (f VRMSpringFeature) Of(e ecs.Entity) VRMSprings {
+	return VRMSprings{springFeature{feature{f.w, e, &vrmKind}}}
+}
+
+// Add gives a character VRM spring bones and the colliders they
 // may collide with (on the character's bones, placed on the animated pose
 // every frame). Everything is validated (a *FieldError naming the spec and
-// field); a character has one set of VRM springs (RemoveVRMSprings first
-// to replace them), and no bone may be a joint of two springs.
+// field); a character has one set of VRM springs (Remove them first to
+// replace them), and no bone may be a joint of two springs or driven by
+// the character's chains or simple springs (*OverlapError).
 //
 // The springs start here, as VRMC_springBone and three-vrm start them:
 // every tail at rest under the character's current pose (its root as last
@@ -78,14 +124,18 @@ const vrmSpecType = "VRMSpringSpec"
 // Step carries whatever moved since, so a character added at t = 0 and
 // then moved with SetRoot before each Step swings from the first frame.
 // Springs step with the world's dt; a character that moves more than 1 m
-// or turns more than 45° in one frame has its springs reset to the
-// animated pose.
-func (w *World) AddVRMSprings(e ecs.Entity, colliders []ColliderSpec, springs []VRMSpringSpec) error {
-	if err := w.enter("AddVRMSprings"); err != nil {
-		return err
+// or turns more than 45° in one frame has its springs restarted from the
+// animated pose (SetTeleport changes the limits).
+func (f VRMSpringFeature) Add(e ecs.Entity, colliders []ColliderSpec, springs []VRMSpringSpec) (VRMSprings, error) {
+	w := f.w
+	if err := w.enter("VRMSprings.Add"); err != nil {
+		return VRMSprings{}, err
 	}
 	defer w.leave()
-	return w.addVRMSprings(e, colliders, springs)
+	if err := w.addVRMSprings(e, colliders, springs); err != nil {
+		return VRMSprings{}, err
+	}
+	return f.Of(e), nil
 }
 
 func (w *World) addVRMSprings(e ecs.Entity, colliders []ColliderSpec, springs []VRMSpringSpec) error {
@@ -94,10 +144,10 @@ func (w *World) addVRMSprings(e ecs.Entity, colliders []ColliderSpec, springs []
 		return err
 	}
 	if m := &w.maps.vrm; m.Has(e) {
-		return check.Errorf("AddVRMSprings", "Entity", e, "already has VRM springs (RemoveVRMSprings first)")
+		return check.Errorf("VRMSprings.Add", "Entity", e, "already has VRM springs (Remove them first)")
 	}
 	if len(springs) == 0 {
-		return check.Errorf("AddVRMSprings", "Springs", 0, "must not be empty")
+		return check.Errorf("VRMSprings.Add", "Springs", 0, "must not be empty")
 	}
 	skel := w.reg.Skeletons[pose.Skeleton]
 	descs, colBones, err := colliderDescs(skel, colliders)
@@ -201,6 +251,12 @@ func (w *World) addVRMSprings(e ecs.Entity, colliders []ColliderSpec, springs []
 				}
 				out[i].info.Depth, changed = out[k].info.Depth+1, true
 			}
+		}
+	}
+	claims := w.claimsOf(e, skel)
+	for i := range out {
+		if err := claims.claim(fmt.Sprintf("VRMSprings[%d]", i), out[i].bones); err != nil {
+			return err
 		}
 	}
 	sort.SliceStable(out, func(a, b int) bool {
@@ -351,12 +407,12 @@ func (w *World) vrmOf(e ecs.Entity) (*components.VRMSprings, error) {
 	}
 	m := &w.maps.vrm
 	if !m.Has(e) {
-		return nil, fmt.Errorf("sway: character has no VRM springs")
+		return nil, &FeatureError{Feature: vrmKind.name, Entity: e}
 	}
 	return m.Get(e), nil
 }
 
-// vrmAt returns the store index of spring i (in AddVRMSprings' order).
+// vrmAt returns the store index of spring i (in the order given to Add).
 func (w *World) vrmAt(e ecs.Entity, i int) (int, error) {
 	h, err := w.vrmOf(e)
 	if err != nil {
@@ -371,42 +427,28 @@ func (w *World) vrmAt(e ecs.Entity, i int) (int, error) {
 	return 0, check.Errorf("VRMSprings", "Index", i, "the character has %d VRM springs", h.Count)
 }
 
-// RemoveVRMSprings removes a character's VRM springs and their colliders;
-// the pose goes back to the animation from the next frame.
-func (w *World) RemoveVRMSprings(e ecs.Entity) error {
-	if err := w.enter("RemoveVRMSprings"); err != nil {
-		return err
-	}
-	defer w.leave()
-	if _, err := w.vrmOf(e); err != nil {
-		return err
-	}
-	m := generic.NewMap1[components.VRMSprings](w.ecs)
-	m.Remove(e) // the store notices at the next frame
-	return nil
-}
-
-// NumVRMSprings returns how many VRM springs a character has.
-func (w *World) NumVRMSprings(e ecs.Entity) int {
-	if w.enter("NumVRMSprings") != nil {
+// Len returns how many VRM springs the character has (0 without).
+func (v VRMSprings) Len() int {
+	if v.enter("Len") != nil {
 		return 0
 	}
-	defer w.leave()
-	h, err := w.vrmOf(e)
+	defer v.w.leave()
+	h, err := v.w.vrmOf(v.e)
 	if err != nil {
 		return 0
 	}
 	return int(h.Count)
 }
 
-// VRMJointSettingsOf returns the settings of joint j of a character's
-// VRM spring i.
-func (w *World) VRMJointSettingsOf(e ecs.Entity, i, j int) (VRMJointSettings, error) {
-	if err := w.enter("VRMJointSettingsOf"); err != nil {
+// JointSettings returns the settings of joint j of spring i (in the order
+// given to Add).
+func (v VRMSprings) JointSettings(i, j int) (VRMJointSettings, error) {
+	if err := v.enter("JointSettings"); err != nil {
 		return VRMJointSettings{}, err
 	}
-	defer w.leave()
-	k, err := w.vrmAt(e, i)
+	defer v.w.leave()
+	w := v.w
+	k, err := w.vrmAt(v.e, i)
 	if err != nil {
 		return VRMJointSettings{}, err
 	}
@@ -420,29 +462,28 @@ func (w *World) VRMJointSettingsOf(e ecs.Entity, i, j int) (VRMJointSettings, er
 		DragForce: d.DragForce, HitRadius: d.HitRadius, Limit: d.Limit}, nil
 }
 
-// SetVRMSpringSettings gives every joint of a character's VRM spring i the
-// settings s; SetVRMJointSettings edits one joint (j >= 0). The spring
-// keeps its motion and the new values take effect at the next frame.
-// Invalid settings are rejected with a *FieldError and the old ones kept.
-func (w *World) SetVRMSpringSettings(e ecs.Entity, i int, s VRMJointSettings) error {
-	if err := w.enter("SetVRMSpringSettings"); err != nil {
+// SetSpringSettings gives every joint of spring i the settings s;
+// SetJointSettings edits one joint. The spring keeps its motion and the
+// new values take effect at the next frame. Invalid settings are rejected
+// with a *FieldError and the old ones kept.
+func (v VRMSprings) SetSpringSettings(i int, s VRMJointSettings) error {
+	if err := v.enter("SetSpringSettings"); err != nil {
 		return err
 	}
-	defer w.leave()
-	return w.setVRMSettings(e, i, -1, s)
+	defer v.w.leave()
+	return v.w.setVRMSettings(v.e, i, -1, s)
 }
 
-// SetVRMJointSettings edits joint j of a character's VRM spring i; see
-// SetVRMSpringSettings.
-func (w *World) SetVRMJointSettings(e ecs.Entity, i, j int, s VRMJointSettings) error {
-	if err := w.enter("SetVRMJointSettings"); err != nil {
+// SetJointSettings edits joint j of spring i; see SetSpringSettings.
+func (v VRMSprings) SetJointSettings(i, j int, s VRMJointSettings) error {
+	if err := v.enter("SetJointSettings"); err != nil {
 		return err
 	}
-	defer w.leave()
+	defer v.w.leave()
 	if j < 0 {
 		return check.Errorf("VRMSprings", "Joint", j, "must be >= 0")
 	}
-	return w.setVRMSettings(e, i, j, s)
+	return v.w.setVRMSettings(v.e, i, j, s)
 }
 
 func (w *World) setVRMSettings(e ecs.Entity, i, j int, s VRMJointSettings) error {
@@ -475,52 +516,15 @@ func (w *World) setVRMSettings(e ecs.Entity, i, j int, s VRMJointSettings) error
 	return nil
 }
 
-// ResetVRMSprings puts a character's VRM springs back on the animated pose
-// at the next frame (after a cut, a respawn or a pose snap).
-func (w *World) ResetVRMSprings(e ecs.Entity) error {
-	if err := w.enter("ResetVRMSprings"); err != nil {
-		return err
-	}
-	defer w.leave()
-	h, err := w.vrmOf(e)
-	if err != nil {
-		return err
-	}
-	st := &w.springStore().VRM
-	for k := h.First; k < h.First+h.Count; k++ {
-		st.Info[k].Reset = true
-	}
-	return nil
-}
-
-// PauseVRMSprings pauses or resumes a character's VRM springs. A paused
-// character shows its animated pose; on resume its springs restart from
-// it.
-func (w *World) PauseVRMSprings(e ecs.Entity, paused bool) error {
-	if err := w.enter("PauseVRMSprings"); err != nil {
-		return err
-	}
-	defer w.leave()
-	h, err := w.vrmOf(e)
-	if err != nil {
-		return err
-	}
-	if h.Paused && !paused {
-		h.Started = false
-	}
-	h.Paused = paused
-	return nil
-}
-
-// VRMSpringFaults returns how many times a character's VRM springs were
-// found with non-finite state and reset: such a spring shows its rest pose
-// that frame and restarts from it under the animated parent.
-func (w *World) VRMSpringFaults(e ecs.Entity) (uint32, error) {
-	if err := w.enter("VRMSpringFaults"); err != nil {
+// Faults returns how many times the character's VRM springs were found
+// with non-finite state and reset: such a spring shows its rest pose that
+// frame and restarts from it under the animated parent.
+func (v VRMSprings) Faults() (uint32, error) {
+	if err := v.enter("Faults"); err != nil {
 		return 0, err
 	}
-	defer w.leave()
-	h, err := w.vrmOf(e)
+	defer v.w.leave()
+	h, err := v.w.vrmOf(v.e)
 	if err != nil {
 		return 0, err
 	}
@@ -584,19 +588,63 @@ type SimpleSpringSpec struct {
 
 const simpleSpecType = "SimpleSpringSpec"
 
+// SimpleSpringFeature adds simple tip springs to characters and finds
+// them again (World.SimpleSprings).
+type SimpleSpringFeature struct{ w *World }
+
+// SimpleSprings returns the world's simple spring feature.
+func (w *World) SimpleSprings() SimpleSpringFeature { return SimpleSpringFeature{w} }
+
+// SimpleSprings is a handle on a character's simple tip springs: the
+// verbs every feature has (Pause, Resume, Reset, SetWeight, Remove; see
+// "Features as handles"), their settings, teleport test and fault count.
+type SimpleSprings struct{ springFeature }
+
+var simpleKind = featureKind{
+	name: "SimpleSprings",
+	control: func(w *World, e ecs.Entity) *components.Control {
+		if m := &w.maps.simple; m.Has(e) {
+			return &m.Get(e).Control
+		}
+		return nil
+	},
+	reset: func(w *World, e ecs.Entity) {
+		h, st := w.maps.simple.Get(e), &w.springStore().Simple
+		for k := h.First; k < h.First+h.Count; k++ {
+			st.Info[k].Reset = true
+		}
+	},
+	remove: func(w *World, e ecs.Entity) {
+		m := generic.NewMap1[components.SimpleSprings](w.ecs)
+		m.Remove(e)
+	},
+	teleport: func(w *World, e ecs.Entity) *components.Teleport {
+		if m := &w.maps.simple; m.Has(e) {
+			return &m.Get(e).Teleport
+		}
+		return nil
+	},
+}
+
+// Of returns the handle on character e's simple springs. It does not
+// check that e has them: its methods do.
+func (f SimpleSpringFeature) Of(e ecs.Entity) SimpleSprings {
+	return SimpleSprings{springFeature{feature{f.w, e, &simpleKind}}}
+}
+
 // AddSimpleSprings gives a character simple tip springs (earrings,
 // antennae), driven by the animated pose: each tip is pulled towards
-// where the animation puts it. Validation, teleports and the one-set rule
-// are as for AddVRMSprings.
+// where the animation puts it. Validation, teleports, overlaps and the
+// one-set rule are as for VRM springs (VRMSpringFeature.Add).
 //
 // The springs start at rest on the character's pose as it is when
-// AddSimpleSprings is called (its root, scale included, and its bones'
+// Add is called (its root, scale included, and its bones'
 // local rotations): in the usual order, add at t = 0, then SetRoot and
 // Step every frame, the first frame's motion swings them as any later
 // frame's does, a change of root scale included (add the character at
 // its starting root). A first frame that moves the root more than 1 m or
 // turns it more than 45° from there is a teleport: the springs then start
-// on that frame's pose, as they do after ResetSimpleSprings (call it after
+// on that frame's pose, as they do after Reset (call it after
 // adding to start them on the first frame's animated pose whatever it
 // is).
 //
@@ -605,20 +653,28 @@ const simpleSpecType = "SimpleSpringSpec"
 // skeleton authored in metres. A scale applied since, to the root or by an
 // animation to a bone, scales the motion: a character scaled by s moves
 // as the s-times copy of the unscaled one.
-func (w *World) AddSimpleSprings(e ecs.Entity, specs []SimpleSpringSpec) error {
-	if err := w.enter("AddSimpleSprings"); err != nil {
-		return err
+func (f SimpleSpringFeature) Add(e ecs.Entity, specs []SimpleSpringSpec) (SimpleSprings, error) {
+	w := f.w
+	if err := w.enter("SimpleSprings.Add"); err != nil {
+		return SimpleSprings{}, err
 	}
 	defer w.leave()
+	if err := w.addSimpleSprings(e, specs); err != nil {
+		return SimpleSprings{}, err
+	}
+	return f.Of(e), nil
+}
+
+func (w *World) addSimpleSprings(e ecs.Entity, specs []SimpleSpringSpec) error {
 	pose, err := w.pose(e)
 	if err != nil {
 		return err
 	}
 	if m := &w.maps.simple; m.Has(e) {
-		return check.Errorf("AddSimpleSprings", "Entity", e, "already has simple springs (RemoveSimpleSprings first)")
+		return check.Errorf("SimpleSprings.Add", "Entity", e, "already has simple springs (Remove them first)")
 	}
 	if len(specs) == 0 {
-		return check.Errorf("AddSimpleSprings", "Specs", 0, "must not be empty")
+		return check.Errorf("SimpleSprings.Add", "Specs", 0, "must not be empty")
 	}
 	skel := w.reg.Skeletons[pose.Skeleton]
 	owner := map[int32]int{}
@@ -669,6 +725,12 @@ func (w *World) AddSimpleSprings(e ecs.Entity, specs []SimpleSpringSpec) error {
 		jds = append(jds, jd...)
 		lastBone = max(lastBone, info.Parent, info.Center)
 	}
+	claims := w.claimsOf(e, skel)
+	for i := range infos {
+		if err := claims.claim(fmt.Sprintf("SimpleSprings[%d]", i), bones[infos[i].Joint0:infos[i].Joint0+infos[i].N]); err != nil {
+			return err
+		}
+	}
 	st := &w.springStore().Simple
 	h := st.AddSimple(chains, infos, bones, jds)
 	h.LastBone = lastBone
@@ -701,30 +763,68 @@ func (w *World) simpleOf(e ecs.Entity) (*components.SimpleSprings, error) {
 	}
 	m := &w.maps.simple
 	if !m.Has(e) {
-		return nil, fmt.Errorf("sway: character has no simple springs")
+		return nil, &FeatureError{Feature: simpleKind.name, Entity: e}
 	}
 	return m.Get(e), nil
 }
 
-// SetSimpleSpringSettings edits the settings of every bone of a
-// character's simple spring chain i; they take effect at the next frame.
-func (w *World) SetSimpleSpringSettings(e ecs.Entity, i int, s SimpleSpringSettings) error {
-	if err := w.enter("SetSimpleSpringSettings"); err != nil {
-		return err
+// Len returns how many simple spring chains the character has (0
+// without).
+func (p SimpleSprings) Len() int {
+	if p.enter("Len") != nil {
+		return 0
 	}
-	defer w.leave()
+	defer p.w.leave()
+	h, err := p.w.simpleOf(p.e)
+	if err != nil {
+		return 0
+	}
+	return int(h.Count)
+}
+
+// Settings returns the settings of simple spring chain i (in the order
+// given to Add).
+func (p SimpleSprings) Settings(i int) (SimpleSpringSettings, error) {
+	if err := p.enter("Settings"); err != nil {
+		return SimpleSpringSettings{}, err
+	}
+	defer p.w.leave()
+	k, err := p.w.simpleAt(p.e, i)
+	if err != nil {
+		return SimpleSpringSettings{}, err
+	}
+	st := &p.w.springStore().Simple
+	d := &st.JointDesc[st.Info[k].Joint0]
+	return SimpleSpringSettings{Bounciness: d.Bounciness, Stiffness: d.Stiffness, Damping: d.Damping}, nil
+}
+
+func (w *World) simpleAt(e ecs.Entity, i int) (int, error) {
 	h, err := w.simpleOf(e)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if i < 0 || i >= int(h.Count) {
-		return check.Errorf("SimpleSprings", "Index", i, "the character has %d simple springs", h.Count)
+		return 0, check.Errorf("SimpleSprings", "Index", i, "the character has %d simple springs", h.Count)
+	}
+	return int(h.First) + i, nil
+}
+
+// SetSettings edits the settings of every bone of simple spring chain i;
+// they take effect at the next frame. Invalid settings are rejected with
+// a *FieldError and the old ones kept.
+func (p SimpleSprings) SetSettings(i int, s SimpleSpringSettings) error {
+	if err := p.enter("SetSettings"); err != nil {
+		return err
+	}
+	defer p.w.leave()
+	k, err := p.w.simpleAt(p.e, i)
+	if err != nil {
+		return err
 	}
 	if err := validSimpleSettings("Settings", &s); err != nil {
 		return err
 	}
-	st := &w.springStore().Simple
-	k := int(h.First) + i
+	st := &p.w.springStore().Simple
 	info := &st.Info[k]
 	jd := append([]spring.SimpleJointDesc(nil), st.JointDesc[info.Joint0:info.Joint0+info.N]...)
 	for n := range jd {
@@ -739,66 +839,51 @@ func (w *World) SetSimpleSpringSettings(e ecs.Entity, i int, s SimpleSpringSetti
 	return nil
 }
 
-// RemoveSimpleSprings removes a character's simple springs.
-func (w *World) RemoveSimpleSprings(e ecs.Entity) error {
-	if err := w.enter("RemoveSimpleSprings"); err != nil {
-		return err
-	}
-	defer w.leave()
-	if _, err := w.simpleOf(e); err != nil {
-		return err
-	}
-	m := generic.NewMap1[components.SimpleSprings](w.ecs)
-	m.Remove(e)
-	return nil
-}
-
-// ResetSimpleSprings puts a character's simple springs back on the
-// animated pose at the next frame.
-func (w *World) ResetSimpleSprings(e ecs.Entity) error {
-	if err := w.enter("ResetSimpleSprings"); err != nil {
-		return err
-	}
-	defer w.leave()
-	h, err := w.simpleOf(e)
-	if err != nil {
-		return err
-	}
-	st := &w.springStore().Simple
-	for k := h.First; k < h.First+h.Count; k++ {
-		st.Info[k].Reset = true
-	}
-	return nil
-}
-
-// PauseSimpleSprings pauses or resumes a character's simple springs, as
-// PauseVRMSprings does.
-func (w *World) PauseSimpleSprings(e ecs.Entity, paused bool) error {
-	if err := w.enter("PauseSimpleSprings"); err != nil {
-		return err
-	}
-	defer w.leave()
-	h, err := w.simpleOf(e)
-	if err != nil {
-		return err
-	}
-	if h.Paused && !paused {
-		h.Started = false
-	}
-	h.Paused = paused
-	return nil
-}
-
-// SimpleSpringFaults returns how many times a character's simple springs
-// were found with non-finite state and reset to the animated pose.
-func (w *World) SimpleSpringFaults(e ecs.Entity) (uint32, error) {
-	if err := w.enter("SimpleSpringFaults"); err != nil {
+// Faults returns how many times the character's simple springs were found
+// with non-finite state and reset to the animated pose.
+func (p SimpleSprings) Faults() (uint32, error) {
+	if err := p.enter("Faults"); err != nil {
 		return 0, err
 	}
-	defer w.leave()
-	h, err := w.simpleOf(e)
+	defer p.w.leave()
+	h, err := p.w.simpleOf(p.e)
 	if err != nil {
 		return 0, err
 	}
 	return h.Faults, nil
+}
+
+// springFeature is what the two spring handles share beyond feature: the
+// teleport test, kept per character.
+type springFeature struct{ feature }
+
+// Teleport returns the springs' teleport test (see SetTeleport).
+func (f springFeature) Teleport() (Teleport, error) {
+	if err := f.enter("Teleport"); err != nil {
+		return Teleport{}, err
+	}
+	defer f.w.leave()
+	if _, err := f.control(); err != nil {
+		return Teleport{}, err
+	}
+	return teleportOf(*f.kind.teleport(f.w, f.e)), nil
+}
+
+// SetTeleport sets the test for a jump of the character that restarts
+// its springs from the animated pose (default DefaultTeleport: 1 m, 45
+// degrees). A *FieldError for values outside the ranges Teleport
+// documents.
+func (f springFeature) SetTeleport(t Teleport) error {
+	if err := f.enter("SetTeleport"); err != nil {
+		return err
+	}
+	defer f.w.leave()
+	if err := t.validate(f.kind.name); err != nil {
+		return err
+	}
+	if _, err := f.control(); err != nil {
+		return err
+	}
+	*f.kind.teleport(f.w, f.e) = t.component()
+	return nil
 }

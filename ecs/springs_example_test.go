@@ -11,7 +11,7 @@ import (
 // A fox's tail as a VRM spring: it sticks out backwards at rest and sags
 // under gravity, kept up by its stiffness; an earring on the head is a
 // simple tip spring.
-func ExampleWorld_AddVRMSprings() {
+func ExampleVRMSpringFeature_Add() {
 	skel, _ := sway.NewSkeleton(sway.SkeletonDesc{Name: "fox", Bones: []sway.BoneDesc{
 		sway.Bone("hips", "", mgl32.Vec3{0, 0.5, 0}),
 		sway.Bone("tail.0", "hips", mgl32.Vec3{0, 0, -0.1}),
@@ -29,13 +29,11 @@ func ExampleWorld_AddVRMSprings() {
 
 	tail := sway.DefaultVRMJointSettings() // stiffness 1, drag 0.5, gravity (0,-1,0) with power 0
 	tail.GravityPower, tail.HitRadius = 1, 0.02
-	err = w.AddVRMSprings(fox,
-		[]sway.ColliderSpec{{Bone: "hips", Shape: sway.Sphere(mgl32.Vec3{0, -0.25, -0.2}, 0.05)}},
-		[]sway.VRMSpringSpec{{Joints: []string{"tail.0", "tail.1", "tail.2"}, Settings: tail, Colliders: []int{0}}})
+	_, err = w.VRMSprings().Add(fox, []sway.ColliderSpec{{Bone: "hips", Shape: sway.Sphere(mgl32.Vec3{0, -0.25, -0.2}, 0.05)}}, []sway.VRMSpringSpec{{Joints: []string{"tail.0", "tail.1", "tail.2"}, Settings: tail, Colliders: []int{0}}})
 	if err != nil {
 		panic(err)
 	}
-	err = w.AddSimpleSprings(fox, []sway.SimpleSpringSpec{{
+	_, err = w.SimpleSprings().Add(fox, []sway.SimpleSpringSpec{{
 		Bones: []string{"earring"}, SpringEnd: mgl32.Vec3{0, -0.03, 0}, Settings: sway.DefaultSimpleSpringSettings(),
 	}})
 	if err != nil {

@@ -28,7 +28,7 @@ func vrmWorld(t testing.TB, n, workers int, tweak func(*sway.VRMSpringSpec)) (*s
 				tweak(&specs[i])
 			}
 		}
-		if err := w.AddVRMSprings(e, scene.Colliders(), specs); err != nil {
+		if _, err := w.VRMSprings().Add(e, scene.Colliders(), specs); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -89,13 +89,13 @@ func TestVRMGravityBendsAndStiffnessRestores(t *testing.T) {
 		t.Fatalf("the tail tip dropped %.4f m under gravity", drop)
 	}
 	// Gravity off, stiffness on (a runtime edit): the tail comes back.
-	tail := w.NumVRMSprings(ents[0]) - 1
-	s, err := w.VRMJointSettingsOf(ents[0], tail, 0)
+	tail := w.VRMSprings().Of(ents[0]).Len() - 1
+	s, err := w.VRMSprings().Of(ents[0]).JointSettings(tail, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.GravityPower, s.Stiffness = 0, 2
-	if err := w.SetVRMSpringSettings(ents[0], tail, s); err != nil {
+	if err := w.VRMSprings().Of(ents[0]).SetSpringSettings(tail, s); err != nil {
 		t.Fatal(err)
 	}
 	stepStill(t, w, 600)
@@ -172,7 +172,7 @@ func TestVRMRuntimeScale(t *testing.T) {
 		}
 		// The springs started at scale 1 when they were added: restart them
 		// under the scaled root.
-		if err := w.ResetVRMSprings(ents[0]); err != nil {
+		if err := w.VRMSprings().Of(ents[0]).Reset(); err != nil {
 			t.Fatal(err)
 		}
 		stepStill(t, w, 60)
@@ -268,10 +268,10 @@ func TestVRMRemovingCharactersLeavesOthersUntouched(t *testing.T) {
 	if err := b.RemoveCharacter(entsB[0]); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.RemoveVRMSprings(entsB[2]); err != nil {
+	if err := b.VRMSprings().Of(entsB[2]).Remove(); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.RemoveSimpleSprings(entsB[5]); err != nil {
+	if err := b.SimpleSprings().Of(entsB[5]).Remove(); err != nil {
 		t.Fatal(err)
 	}
 	for f := 20; f < 40; f++ {
@@ -321,10 +321,10 @@ func TestVRMNonFiniteStateResetsTheSpring(t *testing.T) {
 	info := st.VRM.Info[11] // character 1's first spring
 	st.VRM.Cur[info.Joint0+2][1] = float32(math.Inf(1))
 	stepMoving(t, w, ents, sc, 10, 1)
-	if n, _ := w.VRMSpringFaults(ents[1]); n != 1 {
+	if n, _ := w.VRMSprings().Of(ents[1]).Faults(); n != 1 {
 		t.Fatalf("faults = %d, want 1", n)
 	}
-	if n, _ := w.VRMSpringFaults(ents[0]); n != 0 {
+	if n, _ := w.VRMSprings().Of(ents[0]).Faults(); n != 0 {
 		t.Fatalf("character 0 faults = %d", n)
 	}
 	// The faulted spring shows the rest pose it restarts from, which the
@@ -344,7 +344,7 @@ func TestVRMNonFiniteStateResetsTheSpring(t *testing.T) {
 			}
 		}
 	}
-	if n, _ := w.VRMSpringFaults(ents[1]); n != 1 {
+	if n, _ := w.VRMSprings().Of(ents[1]).Faults(); n != 1 {
 		t.Fatalf("the spring did not recover: faults = %d", n)
 	}
 }
@@ -391,10 +391,10 @@ func TestVRMPauseShowsTheAnimatedPose(t *testing.T) {
 	w, ents, _ := vrmWorld(t, 1, 1, nil)
 	defer w.Close()
 	stepMoving(t, w, ents, sc, 0, 30)
-	if err := w.PauseVRMSprings(ents[0], true); err != nil {
+	if err := w.VRMSprings().Of(ents[0]).Pause(); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.PauseSimpleSprings(ents[0], true); err != nil {
+	if err := w.SimpleSprings().Of(ents[0]).Pause(); err != nil {
 		t.Fatal(err)
 	}
 	stepMoving(t, w, ents, sc, 30, 1)
@@ -406,7 +406,7 @@ func TestVRMPauseShowsTheAnimatedPose(t *testing.T) {
 			t.Fatalf("paused: bone %d differs from the animated pose", i)
 		}
 	}
-	if err := w.PauseVRMSprings(ents[0], false); err != nil {
+	if err := w.VRMSprings().Of(ents[0]).Resume(); err != nil {
 		t.Fatal(err)
 	}
 	stepMoving(t, w, ents, sc, 31, 30)
@@ -441,49 +441,49 @@ func TestAddVRMSpringsRejectsBadSpecs(t *testing.T) {
 	for _, c := range cases {
 		specs := clone()
 		c.edit(specs)
-		if err := w.AddVRMSprings(ents[0], scene.Colliders(), specs); !errors.As(err, &fe) || fe.Field != c.field {
+		if _, err := w.VRMSprings().Add(ents[0], scene.Colliders(), specs); !errors.As(err, &fe) || fe.Field != c.field {
 			t.Fatalf("%s: %v", c.field, err)
 		}
 	}
 	cols := scene.Colliders()
 	cols[0].Shape.Radius = -1
-	if err := w.AddVRMSprings(ents[0], cols, good); !errors.Is(err, sway.ErrInvalid) {
+	if _, err := w.VRMSprings().Add(ents[0], cols, good); !errors.Is(err, sway.ErrInvalid) {
 		t.Fatalf("negative radius: %v", err)
 	}
-	if err := w.AddVRMSprings(arche.Entity{}, scene.Colliders(), good); !errors.Is(err, sway.ErrNotCharacter) {
+	if _, err := w.VRMSprings().Add(arche.Entity{}, scene.Colliders(), good); !errors.Is(err, sway.ErrNotCharacter) {
 		t.Fatalf("not a character: %v", err)
 	}
-	if err := w.AddVRMSprings(ents[0], scene.Colliders(), good); err != nil {
+	if _, err := w.VRMSprings().Add(ents[0], scene.Colliders(), good); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.AddVRMSprings(ents[0], scene.Colliders(), good); !errors.Is(err, sway.ErrInvalid) {
+	if _, err := w.VRMSprings().Add(ents[0], scene.Colliders(), good); !errors.Is(err, sway.ErrInvalid) {
 		t.Fatalf("second AddVRMSprings: %v", err)
 	}
 	s := sway.DefaultVRMJointSettings()
 	s.HitRadius = float32(math.Inf(1))
-	if err := w.SetVRMSpringSettings(ents[0], 0, s); !errors.Is(err, sway.ErrInvalid) {
+	if err := w.VRMSprings().Of(ents[0]).SetSpringSettings(0, s); !errors.Is(err, sway.ErrInvalid) {
 		t.Fatalf("Inf hit radius edit: %v", err)
 	}
-	if err := w.SetVRMSpringSettings(ents[0], 99, sway.DefaultVRMJointSettings()); !errors.Is(err, sway.ErrInvalid) {
+	if err := w.VRMSprings().Of(ents[0]).SetSpringSettings(99, sway.DefaultVRMJointSettings()); !errors.Is(err, sway.ErrInvalid) {
 		t.Fatalf("spring 99: %v", err)
 	}
-	if err := w.SetVRMJointSettings(ents[0], 0, 6, sway.DefaultVRMJointSettings()); !errors.Is(err, sway.ErrInvalid) {
+	if err := w.VRMSprings().Of(ents[0]).SetJointSettings(0, 6, sway.DefaultVRMJointSettings()); !errors.Is(err, sway.ErrInvalid) {
 		t.Fatalf("joint 6 of 6: %v", err)
 	}
 	// Simple springs.
 	bad := scene.EarringSpecs()
 	bad[1].SpringEnd = mgl32.Vec3{}
-	if err := w.AddSimpleSprings(ents[1], bad); !errors.As(err, &fe) || fe.Field != "[1].SpringEnd" {
+	if _, err := w.SimpleSprings().Add(ents[1], bad); !errors.As(err, &fe) || fe.Field != "[1].SpringEnd" {
 		t.Fatalf("zero spring end: %v", err)
 	}
 	bad = scene.EarringSpecs()
 	bad[0].Settings.Damping = -1
-	if err := w.AddSimpleSprings(ents[1], bad); !errors.As(err, &fe) || fe.Field != "[0].Settings.Damping" {
+	if _, err := w.SimpleSprings().Add(ents[1], bad); !errors.As(err, &fe) || fe.Field != "[0].Settings.Damping" {
 		t.Fatalf("negative damping: %v", err)
 	}
 	bad = scene.EarringSpecs()
 	bad[1].Bones = []string{"earring.L"}
-	if err := w.AddSimpleSprings(ents[1], bad); !errors.As(err, &fe) || fe.Field != "[1].Joints[0]" {
+	if _, err := w.SimpleSprings().Add(ents[1], bad); !errors.As(err, &fe) || fe.Field != "[1].Joints[0]" {
 		t.Fatalf("bone twice: %v", err)
 	}
 }

@@ -48,7 +48,7 @@ func TestVRMSpringsStartWhenAdded(t *testing.T) {
 	for j := range 5 {
 		spec.Joints = append(spec.Joints, fmt.Sprintf("strand.%d", j))
 	}
-	if err := w.AddVRMSprings(e, nil, []sway.VRMSpringSpec{spec}); err != nil {
+	if _, err := w.VRMSprings().Add(e, nil, []sway.VRMSpringSpec{spec}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -127,7 +127,7 @@ func TestChainsStartWhenAdded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := w.AddChains(e, nil, []sway.ChainSpec{{Root: "tail.0", Settings: set}}); err != nil {
+		if _, err := w.Chains().Add(e, nil, []sway.ChainSpec{{Root: "tail.0", Settings: set}}); err != nil {
 			t.Fatal(err)
 		}
 		var tips []mgl32.Vec3

@@ -5,6 +5,7 @@ import (
 	"github.com/mlange-42/arche/generic"
 
 	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/mathx"
 	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/jobs"
 	"github.com/sway-anim/sway/systems/anim"
@@ -97,13 +98,29 @@ func (s *Animation) run(lo, hi int) {
 		first, end := p.First, p.First+p.Count
 		dst := anim.Pose{Pos: s.pool.LocalPos[first:end], Rot: s.pool.LocalRot[first:end], Scale: s.pool.LocalScale[first:end]}
 		rest := anim.Pose{Pos: skel.RestPos(), Rot: skel.RestRot(), Scale: skel.RestScale()}
-		if int(a.Space) >= len(s.spaces) || s.spaces[a.Space].BoneCount() != int(p.Count) ||
-			!s.spaces[a.Space].Play(dst, &a.Player, s.dt, rest) {
+		dt := s.dt
+		if a.Paused {
+			dt = 0 // the clock stops; the player keeps posing its time
+		}
+		if !(a.Weight > 0) || int(a.Space) >= len(s.spaces) || s.spaces[a.Space].BoneCount() != int(p.Count) ||
+			!s.spaces[a.Space].Play(dst, &a.Player, dt, rest) {
 			copy(dst.Pos, rest.Pos)
 			copy(dst.Rot, rest.Rot)
 			copy(dst.Scale, rest.Scale)
+		} else if a.Weight < 1 {
+			towardsRest(dst, rest, a.Weight)
 		}
 		p.MarkAllDirty()
+	}
+}
+
+// towardsRest blends pose dst with the rest pose: weight w of dst (in
+// (0, 1)), translations and scales linearly, rotations by normalised lerp.
+func towardsRest(dst, rest anim.Pose, w float32) {
+	for i := range dst.Rot {
+		dst.Pos[i] = mathx.LerpVec3(rest.Pos[i], dst.Pos[i], w)
+		dst.Rot[i] = mathx.Nlerp(rest.Rot[i], dst.Rot[i], w)
+		dst.Scale[i] = mathx.LerpVec3(rest.Scale[i], dst.Scale[i], w)
 	}
 }
 

@@ -30,13 +30,13 @@ func animatedWorld(t *testing.T, p *systems.Pipeline, chars, frames int) (*sway.
 	for i, e := range ents {
 		s := sway.DefaultAnimSettings()
 		s.Speed = 1 + 0.1*float32(i)
-		if err := w.Animate(e, space, s); err != nil {
+		if _, err := w.Animation().Add(e, space, s); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for f := 1; f <= frames; f++ {
 		for i, e := range ents {
-			_ = w.SetBlendParam(e, sc.LocomotionParam(i, float64(f)/60))
+			_ = w.Animation().Of(e).SetBlendParam(sc.LocomotionParam(i, float64(f)/60))
 		}
 		if err := w.Step(1.0 / 60); err != nil {
 			t.Fatal(err)
@@ -80,7 +80,7 @@ func TestAnimationBadSpaceIndexGivesRestPose(t *testing.T) {
 	}
 	// The facade refuses it too, without panicking.
 	var fe *sway.FieldError
-	if err := w.SetDirectWeights(ents[0], []float32{1}); !errors.As(err, &fe) {
+	if err := w.Animation().Of(ents[0]).SetDirectWeights([]float32{1}); !errors.As(err, &fe) {
 		t.Fatalf("SetDirectWeights with a bad space index: %v", err)
 	}
 	// The other character still plays.

@@ -31,7 +31,7 @@ func NewBreathComponent(skel *rig.Skeleton, s breath.Settings, offset float32) (
 	if err != nil {
 		return components.Breath{}, components.BreathSettings{}, err
 	}
-	b := components.Breath{Plan: plan}
+	b := components.Breath{Plan: plan, Control: components.Control{Weight: 1}}
 	breath.Init(&b.State, &s, offset)
 	for _, sg := range s.Segments {
 		if sg.Bone >= 0 {
@@ -146,11 +146,15 @@ func (s *BreathSystem) run(lo, hi int) {
 		c := &items[i]
 		b, p := c.breath, c.pose
 		first, _ := b.Plan.Bones()
-		if first < 0 || !finiteRoot(&c.root.Transform) {
+		if first < 0 || b.Paused || !(b.Weight > 0) || !finiteRoot(&c.root.Transform) {
 			continue
 		}
 		breath.Step(&b.State, &c.settings.Settings, s.dt)
-		b.Plan.Apply(local[p.First:p.First+p.Count], skels[p.Skeleton].Parents(), &b.State)
+		if b.Weight < 1 {
+			b.Plan.ApplyWeighted(local[p.First:p.First+p.Count], skels[p.Skeleton].Parents(), &b.State, b.Weight)
+		} else {
+			b.Plan.Apply(local[p.First:p.First+p.Count], skels[p.Skeleton].Parents(), &b.State)
+		}
 		p.MarkDirty(first, b.DirtyHi)
 	}
 }

@@ -7,10 +7,11 @@ import (
 	"github.com/sway-anim/sway/internal/scene"
 )
 
-// TestAddBreathReplaces: a second AddBreath replaces the first, settings
+// TestBreathReplacedAfterRemove: a second Add is refused; after Remove a
+// new breath replaces the first, settings
 // included (they live in a component of their own), and RemoveBreath
 // removes both components.
-func TestAddBreathReplaces(t *testing.T) {
+func TestBreathReplacedAfterRemove(t *testing.T) {
 	sc, err := scene.New(scene.Config{Characters: 1, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -26,11 +27,17 @@ func TestAddBreathReplaces(t *testing.T) {
 	}
 	e := ents[0]
 	s := sway.BreathFor(sc.Skeleton)
-	if err := w.AddBreath(e, s); err != nil {
+	if _, err := w.Breath().Add(e, s); err != nil {
 		t.Fatal(err)
 	}
 	s.InhaleDuration, s.EffectRate = 0.5, 3
-	if err := w.AddBreath(e, s); err != nil {
+	if _, err := w.Breath().Add(e, s); err == nil {
+		t.Fatal("a second breath was added without removing the first")
+	}
+	if err := w.Breath().Of(e).Remove(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Breath().Add(e, s); err != nil {
 		t.Fatal(err)
 	}
 	var peak float32
@@ -38,9 +45,9 @@ func TestAddBreathReplaces(t *testing.T) {
 		if err := w.Step(1.0 / 60); err != nil {
 			t.Fatal(err)
 		}
-		st, ok, err := w.BreathState(e)
-		if !ok || err != nil {
-			t.Fatal(ok, err)
+		st, err := w.Breath().Of(e).State()
+		if err != nil {
+			t.Fatal(err)
 		}
 		peak = max(peak, st.Angle[0])
 	}
@@ -48,13 +55,13 @@ func TestAddBreathReplaces(t *testing.T) {
 	if peak < 5.99 || peak > 6.01 {
 		t.Fatalf("spine peaked at %v degrees, want 6: the replaced settings are not in use", peak)
 	}
-	if err := w.RemoveBreath(e); err != nil {
+	if err := w.Breath().Of(e).Remove(); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, _ := w.BreathState(e); ok {
+	if _, err := w.Breath().Of(e).State(); err == nil {
 		t.Fatal("still breathing after RemoveBreath")
 	}
-	if err := w.AddBreath(e, s); err != nil { // both components gone: added afresh
+	if _, err := w.Breath().Add(e, s); err != nil { // both components gone: added afresh
 		t.Fatal(err)
 	}
 	if err := w.Step(1.0 / 60); err != nil {

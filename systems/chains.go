@@ -120,7 +120,7 @@ func prepareChains(s *chainSystem, lo, hi int) {
 		// The animated pose must be current: a game system may have
 		// written locals after the last FK pass. Sync is one comparison
 		// when nothing changed, and false for a non-finite root.
-		if h.Paused || !Sync(s.pool, s.reg.Skeletons[it.pose.Skeleton], it.pose, it.root) {
+		if h.Paused || !(h.Weight > 0) || !Sync(s.pool, s.reg.Skeletons[it.pose.Skeleton], it.pose, it.root) {
 			for k := range steps {
 				steps[k] = -1
 			}
@@ -129,7 +129,7 @@ func prepareChains(s *chainSystem, lo, hi int) {
 		pose := posePart(s.pool, it.pose)
 		cf, ce := h.ColliderFirst, h.ColliderFirst+h.ColliderCount
 		chain.PlaceColliders(st.Shapes[cf:ce], st.ColliderDescs[cf:ce], st.ColliderBones[cf:ce], pose)
-		f := chain.Frame{Dt: s.dt, ObjectPos: it.root.Pos, ObjectRot: it.root.Rot, ObjectScale: it.root.Scale, Reference: st.Reference}
+		f := chain.Frame{Dt: s.dt, ObjectPos: it.root.Pos, ObjectRot: it.root.Rot, ObjectScale: it.root.Scale, Reference: st.Reference, Weight: h.Weight}
 		chain.PrepareChains(steps, &st.Rest, &st.Particles, st.Chains[h.First:h.First+h.Count], &pose, &f)
 	}
 }
@@ -145,7 +145,7 @@ func (s *ChainStore) StartChains(pool *rig.Pool, skel *rig.Skeleton, pose *compo
 		return
 	}
 	pp := posePart(pool, pose)
-	f := chain.Frame{ObjectPos: root.Pos, ObjectRot: root.Rot, ObjectScale: root.Scale, Reference: s.Reference}
+	f := chain.Frame{ObjectPos: root.Pos, ObjectRot: root.Rot, ObjectScale: root.Scale, Reference: s.Reference, Weight: h.Weight}
 	chain.PrepareChains(s.Steps[h.First:h.First+h.Count], &s.Rest, &s.Particles, s.Chains[h.First:h.First+h.Count], &pp, &f)
 }
 

@@ -138,7 +138,7 @@ func TestChainPoseIndependentOfNeighbours(t *testing.T) {
 			if !m.colliders {
 				colliders = nil
 			}
-			if err := w.AddChains(e, colliders, specs); err != nil {
+			if _, err := w.Chains().Add(e, colliders, specs); err != nil {
 				t.Fatal(err)
 			}
 			ents[i] = e

@@ -54,7 +54,7 @@ func (s *ChainStore) View(k int) chain.Particles {
 // AddChains appends built chains (with their particles in built) and
 // colliders for one character and returns its handle. Set-up code.
 func (s *ChainStore) AddChains(chains []chain.Chain, built *chain.Particles, descs []collide.Desc, bones []int32) components.Chains {
-	h := components.Chains{Count: int32(len(chains)), ColliderCount: int32(len(descs))}
+	h := components.Chains{Count: int32(len(chains)), ColliderCount: int32(len(descs)), Control: components.Control{Weight: 1}}
 	s.handles++
 	if h.Count > 0 {
 		h.First = int32(len(s.Chains))

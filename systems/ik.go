@@ -94,9 +94,12 @@ func (s *IKSystem) run(lo, hi int) {
 	for _, c := range s.chars.items[lo:hi] {
 		skel := s.reg.Skeletons[c.pose.Skeleton]
 		k := c.feat
+		if k.Paused || !(k.Weight > 0) {
+			continue
+		}
 		known := int32(-1)
 		for l := 0; l < int(min(k.NumLimbs, components.MaxIKLimbs)); l++ {
-			if !solveLimb(s.pool, skel, c.pose, c.root, &k.Limbs[l], &known) {
+			if !solveLimb(s.pool, skel, c.pose, c.root, &k.Limbs[l], &known, k.Weight) {
 				break
 			}
 		}
@@ -109,7 +112,9 @@ func (s *IKSystem) run(lo, hi int) {
 // known is the bone above an earlier limb of the character whose world
 // transform is current in the pool (-1: none): both legs hang from the
 // hips, and an earlier limb only turns bones below it.
-func solveLimb(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, root *components.Root, l *components.IKLimb, known *int32) bool {
+//
+// weight, the character's IK weight in (0, 1], multiplies the limb's.
+func solveLimb(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, root *components.Root, l *components.IKLimb, known *int32, weight float32) bool {
 	u, m, e := l.Upper, l.Middle, l.End
 	if u < 0 || !(u < m && m < e && e < p.Count) {
 		l.Reached = false
@@ -161,7 +166,13 @@ func solveLimb(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, root *com
 		in.Hint, in.UseHint = root.Pos.Add(mathx.Rotate(root.Rot, h)), true
 	}
 	var out ik.TwoBoneResult
-	ik.SolveTwoBone(&out, &l.Settings, &in)
+	if weight < 1 {
+		st := l.Settings
+		st.Weight *= weight
+		ik.SolveTwoBone(&out, &st, &in)
+	} else {
+		ik.SolveTwoBone(&out, &l.Settings, &in)
+	}
 	l.Reached = out.Reached
 
 	pool.LocalRot[base+u] = ik.LocalRotation(upperParent, out.UpperRot)

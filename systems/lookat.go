@@ -144,7 +144,7 @@ func (s *LookAtSystem) run(lo, hi int) {
 // lookAtCharacter runs one character's look-at: head, spine share, eyes.
 func lookAtCharacter(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, root *components.Root, la *components.LookAt, dt float32) {
 	head := la.HeadBone
-	if head < 0 || head >= p.Count || !EnsurePath(pool, skel, p, root, head) {
+	if la.Paused || head < 0 || head >= p.Count || !EnsurePath(pool, skel, p, root, head) {
 		return
 	}
 	parents := skel.Parents()

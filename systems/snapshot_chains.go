@@ -8,8 +8,8 @@ import (
 	"github.com/sway-anim/sway/systems/chain"
 )
 
-// AppendChains appends a character's dynamic chains: the handle's Paused
-// flag and fault count, then per chain its particle count (checked on
+// AppendChains appends a character's dynamic chains: the handle's Control
+// (paused, weight) and fault count, then per chain its particle count (checked on
 // reading), its frame-to-frame state (chain.State) and its particles'
 // positions, previous positions and collider-touch flags.
 //
@@ -20,7 +20,7 @@ import (
 // settings and per-particle parameters are set-up.
 func (s *ChainStore) AppendChains(b []byte, h *components.Chains) []byte {
 	b = snapbin.U32(b, uint32(h.Count))
-	b = snapbin.Bool(b, h.Paused)
+	b = appendControl(b, &h.Control)
 	b = snapbin.U32(b, h.Faults)
 	p := &s.Particles
 	for k := h.First; k < h.First+h.Count; k++ {
@@ -49,10 +49,10 @@ func (s *ChainStore) AppendChains(b []byte, h *components.Chains) []byte {
 // systems find and reset such a chain themselves.
 func (s *ChainStore) ReadChains(r *snapbin.Reader, h *components.Chains, apply bool) {
 	r.Count("chains.Count", int(h.Count))
-	paused := r.Bool("chains.Paused")
+	ctl := readControl(r, &chainsControl)
 	faults := r.U32("chains.Faults")
 	if apply && !r.Failed() {
-		h.Paused, h.Faults = paused, faults
+		h.Control, h.Faults = ctl, faults
 	}
 	p := &s.Particles
 	for k := h.First; k < h.First+h.Count && !r.Failed(); k++ {

@@ -28,7 +28,33 @@ func AppendBreath(b []byte, c *components.Breath) []byte {
 	b = snapbin.F32s(b, st.Angle[:])
 	b = snapbin.F32s(b, st.Prev[:])
 	b = snapbin.F32s(b, st.Start[:])
-	return snapbin.F32s(b, st.Change[:])
+	b = snapbin.F32s(b, st.Change[:])
+	return appendControl(b, &c.Control)
+}
+
+// appendControl appends a feature's Control: paused, weight.
+func appendControl(b []byte, c *components.Control) []byte {
+	return snapbin.F32(snapbin.Bool(b, c.Paused), c.Weight)
+}
+
+// controlFields name a feature's Control fields in Restore's errors (made
+// once: Restore does not allocate).
+type controlFields struct{ paused, weight string }
+
+var (
+	breathControl = controlFields{"breath.Paused", "breath.Weight"}
+	lookAtControl = controlFields{"lookat.Paused", "lookat.Weight"}
+	ikControl     = controlFields{"ik.Paused", "ik.Weight"}
+	animControl   = controlFields{"anim.Paused", "anim.Weight"}
+	chainsControl = controlFields{"chains.Paused", "chains.Weight"}
+	vrmControl    = controlFields{"vrm.Paused", "vrm.Weight"}
+	simpleControl = controlFields{"simple.Paused", "simple.Weight"}
+)
+
+// readControl reads what appendControl wrote.
+func readControl(r *snapbin.Reader, f *controlFields) components.Control {
+	paused := r.Bool(f.paused)
+	return components.Control{Paused: paused, Weight: r.Range(f.weight, 0, 1)}
 }
 
 // ReadBreath reads what AppendBreath wrote.
@@ -43,8 +69,9 @@ func ReadBreath(r *snapbin.Reader, c *components.Breath, apply bool) {
 			a[i] = r.Range("breath.Angle", -breathLimit, breathLimit)
 		}
 	}
+	ctl := readControl(r, &breathControl)
 	if apply && !r.Failed() {
-		c.State = st
+		c.State, c.Control = st, ctl
 	}
 }
 
@@ -62,7 +89,7 @@ func AppendLookAt(b []byte, c *components.LookAt) []byte {
 		b = snapbin.F32(b, c.EyeStates[k].Pitch)
 	}
 	b = appendTarget(b, &c.Target)
-	return snapbin.F32(b, c.Weight)
+	return appendControl(b, &c.Control)
 }
 
 // eyeYawLimit and eyePitchLimit bound an eye's yaw and pitch in radians
@@ -79,14 +106,14 @@ func ReadLookAt(r *snapbin.Reader, c *components.LookAt, apply bool) {
 		pitch[k] = r.Range("lookat.EyeStates.Pitch", -eyePitchLimit, eyePitchLimit)
 	}
 	point, lost := readTarget(r, "lookat.Target")
-	want := r.Range("lookat.Weight", 0, 1)
+	ctl := readControl(r, &lookAtControl)
 	if apply && !r.Failed() {
 		c.HeadState.Rotation, c.HeadState.Weight = rot, weight
 		for k := range yaw {
 			c.EyeStates[k].Yaw, c.EyeStates[k].Pitch = yaw[k], pitch[k]
 		}
 		c.Target.Point, c.Target.Lost = point, lost
-		c.Weight = want
+		c.Control = ctl
 	}
 }
 
@@ -114,7 +141,7 @@ func AppendIK(b []byte, c *components.IK) []byte {
 		b = snapbin.F32(b, l.Settings.Weight)
 		b = snapbin.Bool(b, l.Reached)
 	}
-	return b
+	return appendControl(b, &c.Control)
 }
 
 // ReadIK reads what AppendIK wrote.
@@ -139,6 +166,9 @@ func ReadIK(r *snapbin.Reader, c *components.IK, apply bool) {
 			l.Settings.Weight, l.Reached = weight, reached
 		}
 	}
+	if ctl := readControl(r, &ikControl); apply && !r.Failed() {
+		c.Control = ctl
+	}
 }
 
 // AppendAnim appends a character's playback (anim.Player: parameter and
@@ -156,7 +186,8 @@ func AppendAnim(b []byte, c *components.Animation) []byte {
 	b = snapbin.F32s(b, p.Direct[:])
 	w := p.Scratch.Weights()
 	b = snapbin.U8(b, uint8(len(w)))
-	return snapbin.F32s(b, w)
+	b = snapbin.F32s(b, w)
+	return appendControl(b, &c.Control)
 }
 
 // ReadAnim reads what AppendAnim wrote; the values must be ones the
@@ -180,8 +211,9 @@ func ReadAnim(r *snapbin.Reader, c *components.Animation, apply bool) {
 	for i := range w[:n] {
 		w[i] = r.Range("anim.Weights", 0, math.MaxFloat32)
 	}
+	ctl := readControl(r, &animControl)
 	if apply && !r.Failed() {
 		p.Scratch.SetWeights(w[:n])
-		c.Player = p
+		c.Player, c.Control = p, ctl
 	}
 }

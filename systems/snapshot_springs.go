@@ -1,6 +1,8 @@
 package systems
 
 import (
+	"math"
+
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/snapbin"
 )
@@ -20,7 +22,7 @@ import (
 // collider shapes are set-up.
 func (s *SpringStore) AppendVRM(b []byte, h *components.VRMSprings) []byte {
 	p := &s.VRM
-	b = appendSpringHandle(b, h.Count, &h.LastRoot, h.Started, h.Paused, h.Faults)
+	b = appendSpringHandle(b, h.Count, &h.LastRoot, h.Started, &h.Control, &h.Teleport, h.Faults)
 	for k := h.First; k < h.First+h.Count; k++ {
 		info := &p.Info[k]
 		b = snapbin.U32(b, uint32(info.N))
@@ -40,7 +42,7 @@ func (s *SpringStore) AppendVRM(b []byte, h *components.VRMSprings) []byte {
 // them into the pose as they are.
 func (s *SpringStore) ReadVRM(r *snapbin.Reader, h *components.VRMSprings, apply bool) {
 	p := &s.VRM
-	readSpringHandle(r, &vrmHandleFields, h.Count, &h.LastRoot, &h.Started, &h.Paused, &h.Faults, apply)
+	readSpringHandle(r, &vrmHandleFields, h.Count, &h.LastRoot, &h.Started, &h.Control, &h.Teleport, &h.Faults, apply)
 	for k := h.First; k < h.First+h.Count && !r.Failed(); k++ {
 		info := &p.Info[k]
 		r.Count("vrm.N", int(info.N))
@@ -64,7 +66,7 @@ func (s *SpringStore) ReadVRM(r *snapbin.Reader, h *components.VRMSprings, apply
 // (SimplePart.Anim, Rot) are gathered and computed afresh every frame.
 func (s *SpringStore) AppendSimple(b []byte, h *components.SimpleSprings) []byte {
 	p := &s.Simple
-	b = appendSpringHandle(b, h.Count, &h.LastRoot, h.Started, h.Paused, h.Faults)
+	b = appendSpringHandle(b, h.Count, &h.LastRoot, h.Started, &h.Control, &h.Teleport, h.Faults)
 	for k := h.First; k < h.First+h.Count; k++ {
 		info := &p.Info[k]
 		b = snapbin.U32(b, uint32(info.N))
@@ -81,7 +83,7 @@ func (s *SpringStore) AppendSimple(b []byte, h *components.SimpleSprings) []byte
 // non-finite, as for ReadVRM.
 func (s *SpringStore) ReadSimple(r *snapbin.Reader, h *components.SimpleSprings, apply bool) {
 	p := &s.Simple
-	readSpringHandle(r, &simpleHandleFields, h.Count, &h.LastRoot, &h.Started, &h.Paused, &h.Faults, apply)
+	readSpringHandle(r, &simpleHandleFields, h.Count, &h.LastRoot, &h.Started, &h.Control, &h.Teleport, &h.Faults, apply)
 	for k := h.First; k < h.First+h.Count && !r.Failed(); k++ {
 		info := &p.Info[k]
 		r.Count("simple.N", int(info.N))
@@ -98,35 +100,45 @@ func (s *SpringStore) ReadSimple(r *snapbin.Reader, h *components.SimpleSprings,
 }
 
 // appendSpringHandle appends the fields the VRM and simple spring handles
-// share: the count (checked on reading), last root, started, paused and
-// faults.
-func appendSpringHandle(b []byte, count int32, lastRoot *components.Transform, started, paused bool, faults uint32) []byte {
+// share: the count (checked on reading), last root, started, the control
+// (paused, weight), the teleport limits and faults.
+func appendSpringHandle(b []byte, count int32, lastRoot *components.Transform, started bool,
+	ctl *components.Control, tp *components.Teleport, faults uint32) []byte {
 	b = snapbin.U32(b, uint32(count))
 	b = snapbin.Transform(b, lastRoot)
 	b = snapbin.Bool(b, started)
-	b = snapbin.Bool(b, paused)
+	b = appendControl(b, ctl)
+	b = snapbin.F32(snapbin.F32(b, tp.Distance), tp.HalfCos)
 	return snapbin.U32(b, faults)
 }
 
 // handleFields names a spring handle's fields in Restore's errors (made
 // once: Restore does not allocate).
-type handleFields struct{ count, lastRoot, started, paused, faults string }
+type handleFields struct {
+	count, lastRoot, started string
+	control                  controlFields
+	distance, halfCos        string
+	faults                   string
+}
 
 var (
-	vrmHandleFields    = handleFields{"vrm.Count", "vrm.LastRoot", "vrm.Started", "vrm.Paused", "vrm.Faults"}
-	simpleHandleFields = handleFields{"simple.Count", "simple.LastRoot", "simple.Started", "simple.Paused", "simple.Faults"}
+	vrmHandleFields = handleFields{"vrm.Count", "vrm.LastRoot", "vrm.Started", vrmControl,
+		"vrm.Teleport.Distance", "vrm.Teleport.HalfCos", "vrm.Faults"}
+	simpleHandleFields = handleFields{"simple.Count", "simple.LastRoot", "simple.Started", simpleControl,
+		"simple.Teleport.Distance", "simple.Teleport.HalfCos", "simple.Faults"}
 )
 
 // readSpringHandle reads what appendSpringHandle wrote and sets the
 // handle's fields when apply is set and nothing failed.
 func readSpringHandle(r *snapbin.Reader, f *handleFields, count int32, lastRoot *components.Transform,
-	started, paused *bool, faults *uint32, apply bool) {
+	started *bool, ctl *components.Control, tp *components.Teleport, faults *uint32, apply bool) {
 	r.Count(f.count, int(count))
 	root := r.FiniteTransform(f.lastRoot)
 	st := r.Bool(f.started)
-	pa := r.Bool(f.paused)
+	c := readControl(r, &f.control)
+	t := components.Teleport{Distance: r.Range(f.distance, 0, math.MaxFloat32), HalfCos: r.Range(f.halfCos, components.NoTurnTest, 1)}
 	fa := r.U32(f.faults)
 	if apply && !r.Failed() {
-		*lastRoot, *started, *paused, *faults = root, st, pa, fa
+		*lastRoot, *started, *ctl, *tp, *faults = root, st, c, t, fa
 	}
 }

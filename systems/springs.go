@@ -27,9 +27,10 @@ func init() {
 	registerDefault(PhaseSprings, 30, "spring.simple", func() System { return NewSimpleSprings() })
 }
 
-// A character that moves farther than TeleportDistance or turns by more
-// than TeleportAngle in one frame has its springs reset to the animated
-// pose, as the dynamic chains' defaults do.
+// A character's springs restart from the animated pose when it moves
+// farther than its teleport distance or turns by more than its teleport
+// angle in one frame (components.Teleport, set per character by the
+// facade); DefaultTeleport gives the dynamic chains' defaults.
 const (
 	TeleportDistance = 1           // metres
 	TeleportAngle    = math.Pi / 4 // radians
@@ -38,18 +39,22 @@ const (
 	MaxFixedSteps = 8
 )
 
-var teleportCos = float32(math.Cos(TeleportAngle / 2))
+// DefaultTeleport is the jump test springs start with: 1 m, 45 degrees.
+func DefaultTeleport() components.Teleport {
+	return components.Teleport{Distance: TeleportDistance, HalfCos: float32(math.Cos(TeleportAngle / 2))}
+}
 
-// isTeleport reports a root jump larger than the teleport thresholds.
-func isTeleport(prev, cur *components.Transform) bool {
+// isTeleport reports a root jump larger than the limits of t (the
+// distance test off at Distance 0, the turn test off at HalfCos below -1).
+func isTeleport(t *components.Teleport, prev, cur *components.Transform) bool {
 	d := cur.Pos.Sub(prev.Pos)
-	if d.Dot(d) > TeleportDistance*TeleportDistance {
+	if t.Distance > 0 && d.Dot(d) > t.Distance*t.Distance {
 		return true
 	}
 	// The angle between two rotations is 2 acos(|a·b|).
 	a, b := prev.Rot, cur.Rot
 	dot := a.W*b.W + a.V.Dot(b.V)
-	return float32(math.Abs(float64(dot))) < teleportCos
+	return float32(math.Abs(float64(dot))) < t.HalfCos
 }
 
 // springSystem is what the two spring systems share.
@@ -124,7 +129,9 @@ func (s *VRMSprings) stepChars(lo, hi int) {
 	n := 0
 	for i := lo; i < hi; i++ {
 		it := &s.chars.items[i]
-		if !s.flat(it.feat) {
+		// A character at a weight below 1 blends in finish, which the
+		// direct path of a flat character skips.
+		if !s.flat(it.feat) || it.feat.Weight < 1 {
 			s.stepChar(it)
 			continue
 		}
@@ -215,7 +222,7 @@ const maxPrefetchBones = 256
 // this frame, and false for a character that does not step.
 func (s *VRMSprings) place(it *featureRef[components.VRMSprings]) (skel *rig.Skeleton, reset, ok bool) {
 	h, pose, root := it.feat, it.pose, it.root
-	if h.Paused {
+	if h.Paused || !(h.Weight > 0) {
 		return nil, false, false
 	}
 	skel = s.reg.Skeletons[pose.Skeleton]
@@ -230,7 +237,7 @@ func (s *VRMSprings) place(it *featureRef[components.VRMSprings]) (skel *rig.Ske
 	for k := h.SetFirst; k < h.SetFirst+h.SetCount; k++ {
 		st.SetShapes[k] = st.Shapes[h.ColliderFirst+st.SetIndex[k]]
 	}
-	reset = !h.Started || isTeleport(&h.LastRoot, &root.Transform)
+	reset = !h.Started || isTeleport(&h.Teleport, &h.LastRoot, &root.Transform)
 	h.Started, h.LastRoot = true, root.Transform
 	return skel, reset, true
 }
@@ -329,7 +336,13 @@ func (s *VRMSprings) finish(it *featureRef[components.VRMSprings], skel *rig.Ske
 			pose.MarkDirty(b0, skel.SubtreeEnd(int(b0)))
 			continue
 		}
-		if info.Contiguous {
+		if w := it.feat.Weight; w < 1 {
+			// The animated rotations are still in the pose: blend them
+			// towards the springs' (never direct, see stepChars).
+			for j, bone := range bones {
+				pool.LocalRot[a+bone] = mathx.Nlerp(pool.LocalRot[a+bone], st.Rot[int(j0)+j], w)
+			}
+		} else if info.Contiguous {
 			// A loop: copy's call costs more than a spring's few rotations.
 			src := st.Rot[j0:j1]
 			dst := pool.LocalRot[a+b0 : a+b0+info.N]
@@ -488,14 +501,14 @@ func (s *SimpleSprings) prefetch(it *featureRef[components.SimpleSprings]) {
 
 func (s *SimpleSprings) stepChar(it *featureRef[components.SimpleSprings]) {
 	h, pose, root := it.feat, it.pose, it.root
-	if h.Paused {
+	if h.Paused || !(h.Weight > 0) {
 		return
 	}
 	skel := s.reg.Skeletons[pose.Skeleton]
 	if !EnsureCurrent(s.pool, skel, pose, root, h.LastBone) {
 		return
 	}
-	reset := !h.Started || isTeleport(&h.LastRoot, &root.Transform)
+	reset := !h.Started || isTeleport(&h.Teleport, &h.LastRoot, &root.Transform)
 	h.Started, h.LastRoot = true, root.Transform
 	st, pool, a := &s.st.Simple, s.pool, pose.First
 	for k := h.First; k < h.First+h.Count; k++ {
@@ -526,8 +539,14 @@ func (s *SimpleSprings) stepChar(it *featureRef[components.SimpleSprings]) {
 			h.Faults++
 			continue
 		}
-		for j, bone := range bones {
-			pool.LocalRot[a+bone] = rot[j]
+		if w := h.Weight; w < 1 {
+			for j, bone := range bones {
+				pool.LocalRot[a+bone] = mathx.Nlerp(anim[j], rot[j], w)
+			}
+		} else {
+			for j, bone := range bones {
+				pool.LocalRot[a+bone] = rot[j]
+			}
 		}
 		pose.MarkDirty(bones[0], skel.SubtreeEnd(int(bones[0])))
 	}

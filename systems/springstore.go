@@ -85,6 +85,7 @@ func (p *VRMPart) AddVRM(chains []*spring.VRMChain, infos []VRMSpringInfo, bones
 		First: int32(len(p.Springs)), Count: int32(len(chains)),
 		ColliderFirst: int32(len(p.ColliderDescs)), ColliderCount: int32(len(descs)),
 		SetFirst: int32(len(p.SetIndex)), SetCount: int32(len(setIndex)),
+		Control: components.Control{Weight: 1}, Teleport: DefaultTeleport(),
 	}
 	base := int32(len(p.JointBone))
 	for k, c := range chains {
@@ -219,7 +220,8 @@ type SimplePart struct {
 // AddSimple appends one character's simple spring chains and returns its
 // handle. Set-up code.
 func (p *SimplePart) AddSimple(chains []*spring.SimpleChain, infos []SimpleSpringInfo, bones []int32, joints []spring.SimpleJointDesc) components.SimpleSprings {
-	h := components.SimpleSprings{First: int32(len(p.Chains)), Count: int32(len(chains))}
+	h := components.SimpleSprings{First: int32(len(p.Chains)), Count: int32(len(chains)),
+		Control: components.Control{Weight: 1}, Teleport: DefaultTeleport()}
 	base := int32(len(p.JointBone))
 	for k, c := range chains {
 		info := infos[k]

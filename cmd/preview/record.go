@@ -127,7 +127,7 @@ func (c *capturer) capture(d *demo) error {
 		f.Colliders = append(f.Colliders, c.store.Shapes[h.ColliderFirst:h.ColliderFirst+h.ColliderCount]...)
 	}
 	if d.lookAt {
-		target, _, _, err := d.w.LookAtTarget(d.e)
+		target, _, _, err := d.w.LookAt().Of(d.e).Target()
 		if err != nil {
 			return err
 		}

@@ -69,7 +69,7 @@ func stressRig(root sway.Transform, param mgl32.Vec2, speed float32) (*demo, *sc
 	if err == nil {
 		var space sway.BlendSpaceID
 		if space, err = sc.AddLocomotion(w); err == nil {
-			err = w.Animate(e, space, sway.AnimSettings{Param: param, Speed: speed})
+			_, err = w.Animation().Add(e, space, sway.AnimSettings{Param: param, Speed: speed})
 		}
 	}
 	if err != nil {
@@ -164,8 +164,7 @@ func buildTail(cfg config) (*demo, error) {
 	leg := func(bone string) sway.ColliderSpec {
 		return sway.ColliderSpec{Bone: bone, Shape: sway.Capsule(mgl32.Vec3{}, mgl32.Vec3{0, -0.42, 0}, 0.07, 0.05)}
 	}
-	err = d.w.AddChains(d.e, []sway.ColliderSpec{leg("upper_leg.L"), leg("upper_leg.R")},
-		[]sway.ChainSpec{{Root: "tail.0", EndLength: 1, Colliders: []int{0, 1}, Settings: tail}})
+	_, err = d.w.Chains().Add(d.e, []sway.ColliderSpec{leg("upper_leg.L"), leg("upper_leg.R")}, []sway.ChainSpec{{Root: "tail.0", EndLength: 1, Colliders: []int{0, 1}, Settings: tail}})
 	if err != nil {
 		d.w.Close()
 		return nil, err
@@ -188,10 +187,10 @@ func buildIdle(cfg config) (*demo, error) {
 	look := sway.LookAtFor(d.skel)
 	err = sc.AddChainsWith(d.w, []ecs.Entity{d.e}, cfg.seed, cfg.chain.apply)
 	if err == nil {
-		err = d.w.AddBreath(d.e, breath)
+		_, err = d.w.Breath().Add(d.e, breath)
 	}
 	if err == nil {
-		err = d.w.AddLookAt(d.e, look)
+		_, err = d.w.LookAt().Add(d.e, look)
 	}
 	if err != nil {
 		d.w.Close()
@@ -199,7 +198,7 @@ func buildIdle(cfg config) (*demo, error) {
 	}
 	d.lookAt = true
 	d.steer = func(t float64) error {
-		return d.w.SetLookAtTarget(d.e, mgl32.Vec3{
+		return d.w.LookAt().Of(d.e).SetTarget(mgl32.Vec3{
 			float32(0.9 * math.Sin(0.9*t)), float32(1.55 + 0.35*math.Sin(1.8*t)), 1.1,
 		})
 	}
@@ -263,7 +262,7 @@ func buildHang(cfg config) (*demo, error) {
 		s.Radius = 0.03
 		s.Gravity = mgl32.Vec3{0, -0.008, 0} // pulls as far as the base tilts
 		cfg.chain.apply(&s)
-		err = w.AddChains(e, []sway.ColliderSpec{
+		_, err = w.Chains().Add(e, []sway.ColliderSpec{
 			{Bone: "base", Shape: sway.Sphere(mgl32.Vec3{0.3, -0.75, 0}, 0.15)},
 			{Bone: "base", Shape: sway.Capsule(mgl32.Vec3{-0.35, -0.35, 0.1}, mgl32.Vec3{-0.25, -1.0, -0.1}, 0.07, 0.04)},
 		}, []sway.ChainSpec{{Root: "link.0", EndLength: 1, Colliders: []int{0, 1}, Settings: s}})

@@ -60,13 +60,13 @@ func (s *Scene) Build(w *sway.World, ents []ecs.Entity, f Features) error {
 		case "dynamic":
 			err = addChains(w, e, chainRNG, colliders, f.ChainTweak)
 		case "vrm":
-			err = w.AddVRMSprings(e, colliders, VRMSpecs(chainRNG))
+			_, err = w.VRMSprings().Add(e, colliders, VRMSpecs(chainRNG))
 		}
 		if err == nil && f.Earrings {
-			err = w.AddSimpleSprings(e, earrings)
+			_, err = w.SimpleSprings().Add(e, earrings)
 		}
 		if err == nil && f.Animate {
-			err = w.Animate(e, f.Space, sway.DefaultAnimSettings())
+			_, err = w.Animation().Add(e, f.Space, sway.DefaultAnimSettings())
 		}
 		if err == nil && pr != nil {
 			err = pr.add(w, e)

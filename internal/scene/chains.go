@@ -79,5 +79,6 @@ func addChains(w *sway.World, e ecs.Entity, rng *rand.Rand, colliders []sway.Col
 			tweak(&specs[i].Settings)
 		}
 	}
-	return w.AddChains(e, colliders, specs)
+	_, err := w.Chains().Add(e, colliders, specs)
+	return err
 }

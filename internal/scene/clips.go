@@ -183,7 +183,7 @@ func (s *Scene) LocomotionParam(i int, t float64) mgl32.Vec2 {
 // once by AddLocomotion).
 func (s *Scene) Animate(w *sway.World, ents []ecs.Entity, space sway.BlendSpaceID) error {
 	for _, e := range ents {
-		if err := w.Animate(e, space, sway.DefaultAnimSettings()); err != nil {
+		if _, err := w.Animation().Add(e, space, sway.DefaultAnimSettings()); err != nil {
 			return err
 		}
 	}
@@ -194,7 +194,7 @@ func (s *Scene) Animate(w *sway.World, ents []ecs.Entity, space sway.BlendSpaceI
 // game's part of a frame, like MoveRoots.
 func (s *Scene) SteerLocomotion(w *sway.World, ents []ecs.Entity, t float64) error {
 	for i, e := range ents {
-		if err := w.SetBlendParam(e, s.LocomotionParam(i, t)); err != nil {
+		if err := w.Animation().Of(e).SetBlendParam(s.LocomotionParam(i, t)); err != nil {
 			return err
 		}
 	}

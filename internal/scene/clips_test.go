@@ -87,7 +87,7 @@ func TestAddLocomotion(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range ents {
-		if err := w.Animate(e, space, sway.DefaultAnimSettings()); err != nil {
+		if _, err := w.Animation().Add(e, space, sway.DefaultAnimSettings()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -97,7 +97,7 @@ func TestAddLocomotion(t *testing.T) {
 			if l := p.Len(); math.Abs(float64(l)-0.6) > 1e-6 {
 				t.Fatalf("parameter %v off the circle", p)
 			}
-			if err := w.SetBlendParam(e, p); err != nil {
+			if err := w.Animation().Of(e).SetBlendParam(p); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -105,7 +105,7 @@ func TestAddLocomotion(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	weights, err := w.BlendWeights(ents[0], nil)
+	weights, err := w.Animation().Of(ents[0]).BlendWeights(nil)
 	if err != nil || len(weights) != LocomotionClipCount || !(weights[Idle] > 0) {
 		t.Fatalf("weights %v, err %v: want five with the idle active", weights, err)
 	}

@@ -49,13 +49,14 @@ func (pr *procedural) add(w *sway.World, e ecs.Entity) error {
 	b := pr.breath
 	b.Offset = pr.rng.Float32() * 4
 	b.DurationRate = 0.8 + 0.4*pr.rng.Float32()
-	if err := w.AddBreath(e, b); err != nil {
+	if _, err := w.Breath().Add(e, b); err != nil {
 		return err
 	}
-	if err := w.AddLookAt(e, pr.look); err != nil {
+	if _, err := w.LookAt().Add(e, pr.look); err != nil {
 		return err
 	}
-	return w.AddIK(e, pr.leg)
+	_, err := w.IK().Add(e, pr.leg)
+	return err
 }
 
 // SteerProcedural sets every character's look-at and IK targets for time t
@@ -69,12 +70,12 @@ func (s *Scene) SteerProcedural(w *sway.World, ents []ecs.Entity, t float64) err
 		a := float64(c.Phase) + 1.3*t
 		sin, cos := math.Sincos(a)
 		look := root.Pos.Add(mgl32.Vec3{1.5 * float32(cos), 1.6, 1.5 * float32(sin)})
-		if err := w.SetLookAtTarget(e, look); err != nil {
+		if err := w.LookAt().Of(e).SetTarget(look); err != nil {
 			return err
 		}
 		step := float32(math.Sin(2 * a))
 		foot := root.Pos.Add(root.Rot.Rotate(mgl32.Vec3{0.1, 0.12 + 0.08*step, 0.15 * step}))
-		if err := w.SetIKTarget(e, 0, foot); err != nil {
+		if err := w.IK().Of(e).SetTarget(0, foot); err != nil {
 			return err
 		}
 	}

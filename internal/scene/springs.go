@@ -50,7 +50,7 @@ func (s *Scene) AddVRMSprings(w *sway.World, ents []ecs.Entity, seed int64) erro
 	rng := rand.New(rand.NewSource(seed))
 	colliders := Colliders()
 	for _, e := range ents {
-		if err := w.AddVRMSprings(e, colliders, VRMSpecs(rng)); err != nil {
+		if _, err := w.VRMSprings().Add(e, colliders, VRMSpecs(rng)); err != nil {
 			return err
 		}
 	}
@@ -72,7 +72,7 @@ func EarringSpecs() []sway.SimpleSpringSpec {
 func (s *Scene) AddEarrings(w *sway.World, ents []ecs.Entity) error {
 	specs := EarringSpecs()
 	for _, e := range ents {
-		if err := w.AddSimpleSprings(e, specs); err != nil {
+		if _, err := w.SimpleSprings().Add(e, specs); err != nil {
 			return err
 		}
 	}

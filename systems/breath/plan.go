@@ -6,6 +6,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/internal/check"
+	"github.com/sway-anim/sway/internal/mathx"
 )
 
 // Plan is Settings resolved once against a skeleton's parent array: the
@@ -193,6 +194,32 @@ func (p *Plan) Apply(localRot []mgl32.Quat, parents []int32, st *State) {
 		}
 	}
 	p.applyGo(localRot, parents, st)
+}
+
+// ApplyWeighted is Apply at weight w in (0, 1): every local rotation the
+// breath writes (segments and kept shoulders) ends at the normalised lerp
+// from its rotation before the breath towards the breathed one by w. At w
+// 1 or more it is Apply; at w 0 or less it writes nothing.
+func (p *Plan) ApplyWeighted(localRot []mgl32.Quat, parents []int32, st *State, w float32) {
+	if !(w > 0) {
+		return
+	}
+	if w >= 1 {
+		p.Apply(localRot, parents, st)
+		return
+	}
+	if p.lo < 0 || int(p.hi) >= len(localRot) || int(p.hi) >= len(parents) {
+		return
+	}
+	var old [maxBones]mgl32.Quat
+	bones := p.bones[:min(int(p.nbones), maxBones)]
+	for i, b := range bones {
+		old[i] = localRot[b]
+	}
+	p.Apply(localRot, parents, st)
+	for i, b := range bones {
+		localRot[b] = mathx.Nlerp(old[i], localRot[b], w)
+	}
 }
 
 // Prefetch asks the processor to start loading the cache lines of

@@ -29,6 +29,11 @@ type Frame struct {
 	// Reference is the point distance-based disabling measures from (a
 	// camera or the player).
 	Reference mgl32.Vec3
+	// Weight is the character's weight in (0, 1]: it multiplies every
+	// chain's Settings.Weight. The zero value means 1, so that a Frame
+	// without it keeps the chains' own weights; a character at weight 0
+	// is not prepared at all (its caller skips it, as when paused).
+	Weight float32
 }
 
 // Chain is one dynamic chain's settings and per-chain simulation state. Its

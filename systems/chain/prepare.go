@@ -70,7 +70,11 @@ func (v *prepView) particles(c *Chain) *Particles {
 
 func prepare(v *prepView, c *Chain, pose *Pose, f *object) int {
 	s := &c.Settings
-	off := !(s.Weight > 0)
+	weight := s.Weight
+	if f.Weight > 0 && f.Weight < 1 {
+		weight *= f.Weight
+	}
+	off := !(weight > 0)
 	if s.DisableDistance > 0 {
 		d := f.Reference.Sub(f.ObjectPos)
 		off = off || mathx.Dot(d, d) > s.DisableDistance*s.DisableDistance
@@ -92,7 +96,7 @@ func prepare(v *prepView, c *Chain, pose *Pose, f *object) int {
 	// The step length, weight and object scale pk was packed for (when
 	// packOK): every Prepare that writes them packs if one changes.
 	t0, w0, s0 := c.t, c.weight, c.scale
-	c.weight = mathx.Clamp01(s.Weight)
+	c.weight = mathx.Clamp01(weight)
 	c.scale = f.scale
 
 	objRot := f.rot

@@ -1,0 +1,33 @@
+package components
+
+// Control is what every feature component of a character shares (Chains,
+// VRMSprings, SimpleSprings, Breath, LookAt, IK, Animation): whether the
+// feature is paused and how much of its result reaches the pose. The
+// facade's feature handles set it; the systems read it once per character
+// and frame.
+type Control struct {
+	// Paused stops the feature: its clock stops and its state is kept.
+	// A paused secondary or procedural feature adds nothing to the pose
+	// (its bones show the pose coming into it); a paused animation keeps
+	// posing the time it stopped at. Resuming continues from the kept
+	// state; a secondary feature first runs its usual teleport test
+	// against where the character was when it paused.
+	Paused bool
+	// Weight blends the feature's result with the pose coming into it:
+	// 0 shows that pose, 1 (the default) the feature's full result.
+	// Valid range 0..1. It multiplies any finer weight of the feature (a
+	// chain's Settings.Weight, an IK limb's weight).
+	Weight float32
+}
+
+// Teleport is a secondary feature's test for a character that jumped: a
+// root move longer than Distance, or a turn larger than the angle whose
+// half has the cosine HalfCos, between two frames restarts the feature
+// from the current pose instead of swinging it across the jump.
+type Teleport struct {
+	Distance float32 // metres; 0 = no distance test
+	HalfCos  float32 // cos(angle/2); below -1 (NoTurnTest) = no turn test
+}
+
+// NoTurnTest is a Teleport.HalfCos that no turn is below.
+const NoTurnTest = -2
