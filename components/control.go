@@ -1,5 +1,7 @@
 package components
 
+import "math"
+
 // Control is what every feature component of a character shares (Chains,
 // VRMSprings, SimpleSprings, Breath, LookAt, IK, Animation): whether the
 // feature is paused and how much of its result reaches the pose. The
@@ -25,9 +27,20 @@ type Control struct {
 // half has the cosine HalfCos, between two frames restarts the feature
 // from the current pose instead of swinging it across the jump.
 type Teleport struct {
-	Distance float32 // metres; 0 = no distance test
-	HalfCos  float32 // cos(angle/2); below -1 (NoTurnTest) = no turn test
+	Distance     float32 // metres; 0 = no distance test
+	AngleDegrees float32 // the largest turn in one frame as given, degrees; 0 = no turn test
+	HalfCos      float32 // cos(AngleDegrees/2), derived; below -1 (NoTurnTest) = no turn test
 }
 
 // NoTurnTest is a Teleport.HalfCos that no turn is below.
 const NoTurnTest = -2
+
+// NewTeleport returns the test for a move longer than distance metres or
+// a turn larger than angleDegrees (0 turns either test off).
+func NewTeleport(distance, angleDegrees float32) Teleport {
+	t := Teleport{Distance: distance, AngleDegrees: angleDegrees, HalfCos: NoTurnTest}
+	if angleDegrees > 0 {
+		t.HalfCos = float32(math.Cos(float64(angleDegrees) * math.Pi / 360))
+	}
+	return t
+}

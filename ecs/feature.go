@@ -3,7 +3,6 @@ package sway
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/mlange-42/arche/ecs"
 
@@ -245,18 +244,10 @@ func (t Teleport) validate(typ string) error {
 
 // component returns t as the springs' systems read it.
 func (t Teleport) component() components.Teleport {
-	c := components.Teleport{Distance: t.Distance, HalfCos: components.NoTurnTest}
-	if t.AngleDegrees > 0 {
-		c.HalfCos = float32(math.Cos(float64(t.AngleDegrees) * math.Pi / 360))
-	}
-	return c
+	return components.NewTeleport(t.Distance, t.AngleDegrees)
 }
 
 // teleportOf returns what component gave c.
 func teleportOf(c components.Teleport) Teleport {
-	t := Teleport{Distance: c.Distance}
-	if c.HalfCos >= -1 {
-		t.AngleDegrees = float32(math.Acos(math.Min(1, float64(c.HalfCos))) * 360 / math.Pi)
-	}
-	return t
+	return Teleport{Distance: c.Distance, AngleDegrees: c.AngleDegrees}
 }

@@ -31,7 +31,7 @@ func TestSnapshotCoversEveryField(t *testing.T) {
 		{rig.Pool{}, []string{"LocalPos", "LocalRot", "LocalScale", "WorldPos", "WorldRot", "WorldScale", "free", "ranges"}},
 		{components.Animation{}, []string{"Space", "Control", "Player"}},
 		{components.Control{}, []string{"Paused", "Weight"}},
-		{components.Teleport{}, []string{"Distance", "HalfCos"}},
+		{components.Teleport{}, []string{"Distance", "AngleDegrees", "HalfCos"}},
 		{anim.Player{}, []string{"Param", "Target", "Smoothing", "Phase", "Speed", "Direct", "Scratch"}},
 		{components.Breath{}, []string{"State", "Plan", "Control", "DirtyHi"}},
 		{breath.State{}, []string{"Phase", "Easing", "Duration", "Time", "Angle", "Prev", "Start", "Change"}},

@@ -108,7 +108,7 @@ func appendSpringHandle(b []byte, count int32, lastRoot *components.Transform, s
 	b = snapbin.Transform(b, lastRoot)
 	b = snapbin.Bool(b, started)
 	b = appendControl(b, ctl)
-	b = snapbin.F32(snapbin.F32(b, tp.Distance), tp.HalfCos)
+	b = snapbin.F32(snapbin.F32(b, tp.Distance), tp.AngleDegrees) // HalfCos is derived
 	return snapbin.U32(b, faults)
 }
 
@@ -117,15 +117,15 @@ func appendSpringHandle(b []byte, count int32, lastRoot *components.Transform, s
 type handleFields struct {
 	count, lastRoot, started string
 	control                  controlFields
-	distance, halfCos        string
+	distance, angle          string
 	faults                   string
 }
 
 var (
 	vrmHandleFields = handleFields{"vrm.Count", "vrm.LastRoot", "vrm.Started", vrmControl,
-		"vrm.Teleport.Distance", "vrm.Teleport.HalfCos", "vrm.Faults"}
+		"vrm.Teleport.Distance", "vrm.Teleport.AngleDegrees", "vrm.Faults"}
 	simpleHandleFields = handleFields{"simple.Count", "simple.LastRoot", "simple.Started", simpleControl,
-		"simple.Teleport.Distance", "simple.Teleport.HalfCos", "simple.Faults"}
+		"simple.Teleport.Distance", "simple.Teleport.AngleDegrees", "simple.Faults"}
 )
 
 // readSpringHandle reads what appendSpringHandle wrote and sets the
@@ -136,7 +136,7 @@ func readSpringHandle(r *snapbin.Reader, f *handleFields, count int32, lastRoot 
 	root := r.FiniteTransform(f.lastRoot)
 	st := r.Bool(f.started)
 	c := readControl(r, &f.control)
-	t := components.Teleport{Distance: r.Range(f.distance, 0, math.MaxFloat32), HalfCos: r.Range(f.halfCos, components.NoTurnTest, 1)}
+	t := components.NewTeleport(r.Range(f.distance, 0, math.MaxFloat32), r.Range(f.angle, 0, 180))
 	fa := r.U32(f.faults)
 	if apply && !r.Failed() {
 		*lastRoot, *started, *ctl, *tp, *faults = root, st, c, t, fa

@@ -41,7 +41,7 @@ const (
 
 // DefaultTeleport is the jump test springs start with: 1 m, 45 degrees.
 func DefaultTeleport() components.Teleport {
-	return components.Teleport{Distance: TeleportDistance, HalfCos: float32(math.Cos(TeleportAngle / 2))}
+	return components.NewTeleport(TeleportDistance, TeleportAngle*180/math.Pi)
 }
 
 // isTeleport reports a root jump larger than the limits of t (the
