@@ -188,6 +188,20 @@ func TestTeleport(t *testing.T) {
 			}
 		}
 	})
+	t.Run("the angle is in degrees", func(t *testing.T) {
+		for _, tc := range []struct {
+			turn  float64 // degrees
+			reset bool
+		}{{25, false}, {35, true}} {
+			r, p, c := setup(TeleportReset)
+			c.Settings.TeleportAngleDegrees = 30
+			r.obj.ObjectRot = mgl32.QuatRotate(float32(tc.turn*math.Pi/180), mgl32.Vec3{0, 1, 0})
+			r.prepare(p, c)
+			if reset := p.Pos[3] == r.animated(p)[3]; reset != tc.reset {
+				t.Errorf("a %v° turn against a 30° limit: reset %v, want %v", tc.turn, reset, tc.reset)
+			}
+		}
+	})
 	t.Run("small move does not reset", func(t *testing.T) {
 		r, p, c := setup(TeleportReset)
 		r.obj.ObjectPos = mgl32.Vec3{0.5, 0, 0}

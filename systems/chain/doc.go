@@ -92,7 +92,7 @@
 // animation exactly; when weight comes back, or the character comes back
 // within Settings.DisableDistance of Frame.Reference, the particles restart
 // from the animated pose. A character move longer than TeleportDistance
-// (default 1 m) or a turn larger than TeleportAngle (default 45°) in one
+// (default 1 m) or a turn larger than TeleportAngleDegrees (default 45°) in one
 // frame resets the chain (TeleportReset) or carries the particles rigidly
 // with the character (TeleportKeep). Chain.Reset resets on demand.
 //

@@ -265,12 +265,13 @@ func (c *Chain) isTeleport(move mgl32.Vec3, cur mgl32.Quat) bool {
 	if d := s.TeleportDistance; d > 0 && mathx.Dot(move, move) > d*d {
 		return true
 	}
-	a := s.TeleportAngle
+	a := s.TeleportAngleDegrees
 	if !(a > 0) {
 		return false
 	}
 	if a != c.turnAngle {
-		c.turnAngle, c.turnCos = a, float32(math.Cos(float64(a)/2))
+		// Half the angle, in radians: degrees × π/360.
+		c.turnAngle, c.turnCos = a, float32(math.Cos(float64(a)*(math.Pi/360)))
 	}
 	// The angle between two rotations is 2 acos(|a·b|).
 	prev := &c.objRot

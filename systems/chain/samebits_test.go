@@ -62,7 +62,7 @@ func sameBitsRun(t *testing.T, side bool) uint64 {
 		}
 	}
 	curves := func(s int, set *Settings) {
-		set.TeleportAngle = 0 // its threshold is a cosine
+		set.TeleportAngleDegrees = 0 // its threshold is a cosine
 		if s%2 == 1 {
 			set.Curves = &Curves{Damping: Curve{{0, 0.5}, {1, 1.5}}, Radius: Curve{{0, 0.5}, {1, 2}}, Stiffness: Curve{{0, 1}, {1, 0}}}
 		}
