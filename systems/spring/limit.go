@@ -98,8 +98,8 @@ func (l *Limit) validate(typ, field string) error {
 type limit struct {
 	kind   LimitKind
 	frame  q4      // limit frame in the joint's rest space
-	ca, sa float32 // cone/hinge: cos, sin of Angle; spherical: of Phi
-	st     float32 // spherical: sin Theta
+	ca, sa float32 // cone/hinge: cos, sin of AngleDegrees; spherical: of PitchDegrees
+	st     float32 // spherical: sin of YawDegrees
 }
 
 func prepareLimit(l *Limit, tail mgl32.Vec3) limit {
