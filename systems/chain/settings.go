@@ -86,12 +86,18 @@ type Settings struct {
 	// another in its place, then call Refresh on each).
 	Curves *Curves
 
-	// Gravity and Force are in DynamicBone's units: the displacement they add
-	// per step at UpdateRate, times the object scale. The part of Gravity
-	// that already acts on the rest pose (its projection on the rest
-	// direction of gravity: Gravity seen from the root bone's rest rotation
-	// in the character's space, turned with the root's animation; not, as
-	// in DynamicBone, from its world rotation at start) is removed.
+	// Gravity and Force are accelerations in m/s², in world space, each
+	// component finite (default zero): Gravity {0, -9.81, 0} is Earth's.
+	// The part of Gravity that already acts on the rest pose (its
+	// projection on the rest direction of gravity: Gravity seen from the
+	// root bone's rest rotation in the character's space, turned with the
+	// root's animation; not, as in DynamicBone, from its world rotation at
+	// start) is removed, so a chain hanging in its rest pose does not sag
+	// further; Force acts in full. Both are multiplied by the object scale,
+	// as DynamicBone does, so that a character scaled by k swings like a
+	// scaled copy (lengths and accelerations both times k keep the
+	// periods). DynamicBone's values (a displacement per step at its
+	// update rate) convert with GravityFromDynamicBone.
 	Gravity, Force mgl32.Vec3
 
 	Weight float32 // blend: 0 = animated pose, 1 = full simulation
@@ -119,6 +125,21 @@ type Settings struct {
 	Freeze   FreezeAxis
 	Mode     StepMode // how frame time becomes steps; UpdateRate is their rate
 	Teleport TeleportMode
+}
+
+// GravityFromDynamicBone converts a DynamicBone gravity or force, given as
+// the displacement it adds per step at updateRate steps per second (times
+// the object scale), into the acceleration in m/s² Settings.Gravity and
+// Settings.Force take: v × updateRate². An updateRate of 0 or less
+// (DynamicBone's one step per frame) counts as DefaultUpdateRate, 60.
+// DynamicBone's {0, -0.003, 0} at 60 Hz is {0, -10.8, 0}; Prepare turns it
+// back into 0.003 per 60 Hz step (to within a rounding of the last bit).
+func GravityFromDynamicBone(v mgl32.Vec3, updateRate float32) mgl32.Vec3 {
+	r := float64(updateRate)
+	if !(r > 0) {
+		r = DefaultUpdateRate
+	}
+	return mgl32.Vec3{float32(float64(v[0]) * r * r), float32(float64(v[1]) * r * r), float32(float64(v[2]) * r * r)}
 }
 
 // DefaultSettings returns defaults that look right on a walking
