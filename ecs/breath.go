@@ -44,11 +44,11 @@ type BreathPhase = breath.Phase
 type BreathSegment struct {
 	// Bone names the bone; "" leaves the slot unused.
 	Bone string
-	// Inhale and Exhale are the bend in degrees at the end of an inhale and
-	// of an exhale (times EffectRate). A positive angle bends the way the
-	// source's does: the bone's children move toward the character's
-	// forward.
-	Inhale, Exhale float32
+	// InhaleDegrees and ExhaleDegrees are the bend in degrees at the end of
+	// an inhale and of an exhale (times EffectRate), each in ±180. A
+	// positive angle bends the way the source's does: the bone's children
+	// move toward the character's forward.
+	InhaleDegrees, ExhaleDegrees float32
 	// Sign 0 (the default) chooses the local axis from the rest pose: the
 	// one most aligned with the character's left-right line. Sign +1 or -1
 	// fixes Axis and its direction instead.
@@ -131,9 +131,9 @@ func BreathFor(skel *Skeleton) BreathSettings {
 	}
 	for i := range s.Segments {
 		s.Segments[i] = BreathSegment{
-			Bone:   boneByNames(skel, breathNames.segments[i]),
-			Inhale: breath.DefaultAngles[i][0],
-			Exhale: breath.DefaultAngles[i][1],
+			Bone:          boneByNames(skel, breathNames.segments[i]),
+			InhaleDegrees: breath.DefaultAngles[i][0],
+			ExhaleDegrees: breath.DefaultAngles[i][1],
 		}
 	}
 	for side := range s.Shoulders {
@@ -186,7 +186,7 @@ func breathSettings(skel *Skeleton, s *BreathSettings) (breath.Settings, error) 
 	used := 0
 	for i, sg := range s.Segments {
 		field := fmt.Sprintf("Segments[%d]", i)
-		out.Segments[i] = breath.Segment{Bone: -1, Axis: sg.Axis, Sign: sg.Sign, Inhale: sg.Inhale, Exhale: sg.Exhale}
+		out.Segments[i] = breath.Segment{Bone: -1, Axis: sg.Axis, Sign: sg.Sign, InhaleDegrees: sg.InhaleDegrees, ExhaleDegrees: sg.ExhaleDegrees}
 		if sg.Bone == "" {
 			out.Segments[i].Axis, out.Segments[i].Sign = breath.AxisX, 1 // unused
 			continue

@@ -267,7 +267,7 @@ func TestBreathRejectsBadSettings(t *testing.T) {
 	}{
 		{"Segments[1].Bone", func(s *sway.BreathSettings) { s.Segments[1].Bone = "ribcage" }},
 		{"Segments[2].Sign", func(s *sway.BreathSettings) { s.Segments[2].Sign = 0.5 }},
-		{"Segments[0].Inhale", func(s *sway.BreathSettings) { s.Segments[0].Inhale = nan }},
+		{"Segments[0].InhaleDegrees", func(s *sway.BreathSettings) { s.Segments[0].InhaleDegrees = nan }},
 		{"Segments[3].Bone", func(s *sway.BreathSettings) { s.Segments[3].Bone = "spine" }},
 		{"Segments", func(s *sway.BreathSettings) { s.Segments = [4]sway.BreathSegment{} }},
 		{"Shoulders[1]", func(s *sway.BreathSettings) { s.Shoulders[1] = "clavicle.R" }},
@@ -302,7 +302,7 @@ func TestBreathForFindsBones(t *testing.T) {
 	s := sway.BreathFor(skel)
 	want := [4]string{"spine", "chest", "neck", "head"}
 	for i, sg := range s.Segments {
-		if sg.Bone != want[i] || sg.Inhale != breath.DefaultAngles[i][0] || sg.Exhale != breath.DefaultAngles[i][1] || sg.Sign != 0 {
+		if sg.Bone != want[i] || sg.InhaleDegrees != breath.DefaultAngles[i][0] || sg.ExhaleDegrees != breath.DefaultAngles[i][1] || sg.Sign != 0 {
 			t.Errorf("segment %d: %+v", i, sg)
 		}
 	}

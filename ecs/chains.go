@@ -2,7 +2,6 @@ package sway
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/mlange-42/arche/ecs"
@@ -282,7 +281,7 @@ func (c Chains) SetTeleport(t Teleport) error {
 		ch := &st.Chains[k]
 		s := ch.Settings
 		s.TeleportDistance = t.Distance
-		s.TeleportAngle = float32(float64(t.AngleDegrees) * math.Pi / 180)
+		s.TeleportAngleDegrees = t.AngleDegrees
 		ch.Settings = s
 		chain.Refresh(ch.ParticlesIn(&st.Rest, &st.Particles), ch)
 	}

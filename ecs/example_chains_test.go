@@ -27,8 +27,10 @@ func ExampleChainFeature_Add() {
 
 	tail := sway.DefaultChainSettings()
 	tail.Damping, tail.Elasticity, tail.Stiffness = 0.1, 0.05, 0.2
-	tail.Gravity = mgl32.Vec3{0, -0.003, 0}
-	_, err = w.Chains().Add(fox, []sway.ColliderSpec{{Bone: "hips", Shape: sway.Sphere(mgl32.Vec3{0, -0.05, -0.15}, 0.05)}}, []sway.ChainSpec{{Root: "tail.0", EndLength: 1, Colliders: []int{0}, Settings: tail}})
+	tail.Gravity = mgl32.Vec3{0, -9.81, 0} // m/s²
+	_, err = w.Chains().Add(fox,
+		[]sway.ColliderSpec{{Bone: "hips", Shape: sway.Sphere(mgl32.Vec3{0, -0.05, -0.15}, 0.05)}},
+		[]sway.ChainSpec{{Root: "tail.0", EndLength: 1, Colliders: []int{0}, Settings: tail}})
 	if err != nil {
 		panic(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/check"
+	"github.com/sway-anim/sway/systems/chain"
 )
 
 // Features as handles
@@ -226,7 +227,9 @@ type Teleport struct {
 	// Default 1; valid 0..check.MaxPosition.
 	Distance float32
 	// AngleDegrees is the largest turn of the root in one frame, in
-	// degrees; 0 turns the turn test off. Default 45; valid 0..180.
+	// degrees; 0 turns the turn test off. Default 45; valid 0 or
+	// chain.MinTeleportAngleDegrees (4) to 180: an angle below 4 degrees
+	// is taken for one given in radians and rejected.
 	AngleDegrees float32
 }
 
@@ -239,7 +242,13 @@ func (t Teleport) validate(typ string) error {
 	if err := check.Range(typ, "Teleport.Distance", t.Distance, 0, check.MaxPosition); err != nil {
 		return err
 	}
-	return check.Range(typ, "Teleport.AngleDegrees", t.AngleDegrees, 0, 180)
+	if err := check.Range(typ, "Teleport.AngleDegrees", t.AngleDegrees, 0, 180); err != nil {
+		return err
+	}
+	if a := t.AngleDegrees; a > 0 && a < chain.MinTeleportAngleDegrees {
+		return check.Errorf(typ, "Teleport.AngleDegrees", a, "must be 0 (off) or %g to 180 degrees (was it given in radians?)", float32(chain.MinTeleportAngleDegrees))
+	}
+	return nil
 }
 
 // component returns t as the springs' systems read it.

@@ -290,8 +290,11 @@ func TestAddRigErrorsAreTyped(t *testing.T) {
 			r.Springs[0].Joints[0].GravityDir[1] = float32(math.Inf(-1))
 		}},
 		{"virtual tail", "Springs[0].VirtualTail", func(r *sway.Rig, _ *sway.Transform) { r.Springs[0].VirtualTail = -0.07 }},
-		{"limit", "Springs[1].Joints[2].Limit.Angle", func(r *sway.Rig, _ *sway.Transform) {
-			r.Springs[1].Joints[2].Limit = spring.Limit{Kind: spring.HingeLimit, Angle: -0.5}
+		{"limit", "Springs[1].Joints[2].Limit.AngleDegrees", func(r *sway.Rig, _ *sway.Transform) {
+			r.Springs[1].Joints[2].Limit = spring.Limit{Kind: spring.HingeLimit, AngleDegrees: -30}
+		}},
+		{"limit yaw past a quarter turn", "Springs[1].Joints[2].Limit.YawDegrees", func(r *sway.Rig, _ *sway.Transform) {
+			r.Springs[1].Joints[2].Limit = spring.Limit{Kind: spring.SphericalLimit, PitchDegrees: 30, YawDegrees: 120}
 		}},
 		{"skeleton", "Bones", func(r *sway.Rig, _ *sway.Transform) { r.Skeleton.Bones[3].Name = r.Skeleton.Bones[2].Name }},
 		{"root", "Root", func(_ *sway.Rig, root *sway.Transform) { root.Pos[0] = float32(math.NaN()) }},
@@ -422,12 +425,12 @@ func TestLoadRigRejectionCarriesWarnings(t *testing.T) {
 
 // A file's joint limits reach the world's springs as loaded.
 func TestRigLimitsReachTheWorld(t *testing.T) {
-	cone := spring.Limit{Kind: spring.ConeLimit, Angle: 0.4, Rotation: mgl32.QuatRotate(0.2, mgl32.Vec3{1, 0, 0})}
+	cone := spring.Limit{Kind: spring.ConeLimit, AngleDegrees: 25, Rotation: mgl32.QuatRotate(0.2, mgl32.Vec3{1, 0, 0})}
 	w, e, r := rigWorld(t, writeRigFile(t, sway.RigVRM1, gltfrig.FixtureOptions{
 		Limits: []gltfrig.FixtureLimit{{Spring: "hairR", Limit: cone}}}))
 	for j := 0; j < 3; j++ {
 		got, err := w.VRMSprings().Of(e).JointSettings(1, j)
-		if err != nil || got.Limit != r.Springs[1].Joints[j].Limit || got.Limit.Kind != spring.ConeLimit || got.Limit.Angle != 0.4 {
+		if err != nil || got.Limit != r.Springs[1].Joints[j].Limit || got.Limit.Kind != spring.ConeLimit || got.Limit.AngleDegrees != 25 {
 			t.Errorf("hairR joint %d: limit %+v (%v), want the file's %+v", j, got.Limit, err, cone)
 		}
 		if got, _ := w.VRMSprings().Of(e).JointSettings(0, j); got.Limit.Kind != spring.NoLimit {
@@ -439,14 +442,14 @@ func TestRigLimitsReachTheWorld(t *testing.T) {
 // A limit read from a file acts in the frame VRMC_springBone_limit
 // defines. Hand-worked on three-vrm's pendulum (bones with the identity
 // rotation, each child straight below: the bone axis is exactly -Y): a
-// cone of 0.2 rad with rotation (x, y, z, w) = (sin 0.3, 0, 0, cos 0.3),
+// cone of 0.2 rad (given in degrees) with rotation (x, y, z, w) = (sin 0.3, 0, 0, cos 0.3),
 // 0.6 rad about X, has its axis at Rx(π)·Rx(0.6)·(0, 1, 0) =
 // (0, -cos 0.6, -sin 0.6) in Pendulum0's frame, which is the scene's; the
 // stiffness pulls the tail to its rest direction, -Y, 0.6 rad off that
 // axis, so with the root at rest the first bone settles on the cone's edge
 // nearest -Y: from Pendulum0 towards (0, -cos 0.4, -sin 0.4).
 func TestRigLimitFromAFileHandWorked(t *testing.T) {
-	cone := spring.Limit{Kind: spring.ConeLimit, Angle: 0.2, Rotation: mgl32.Quat{W: float32(math.Cos(0.3)), V: mgl32.Vec3{float32(math.Sin(0.3)), 0, 0}}}
+	cone := spring.Limit{Kind: spring.ConeLimit, AngleDegrees: degrees(0.2), Rotation: mgl32.Quat{W: float32(math.Cos(0.3)), V: mgl32.Vec3{float32(math.Sin(0.3)), 0, 0}}}
 	path := writeRigFile(t, sway.RigVRM1, gltfrig.FixtureOptions{Pendulum: true, Bare: true,
 		Limits: []gltfrig.FixtureLimit{{Spring: "pendulum", Limit: cone}}})
 	r, err := sway.LoadRig(path)

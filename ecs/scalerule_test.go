@@ -77,7 +77,7 @@ func twinRig(t *testing.T, units, strandScale float32) (*sway.Skeleton, []sway.C
 	tail := sway.DefaultChainSettings()
 	tail.Damping, tail.Elasticity, tail.Stiffness = 0.1, 0.05, 0.1
 	tail.Radius = 0.02
-	tail.Gravity = mgl32.Vec3{0, -0.003, 0}
+	tail.Gravity = mgl32.Vec3{0, -10.8, 0} // m/s²: 0.003 m per 60 Hz step
 	chains := []sway.ChainSpec{{Root: "tail.0", EndLength: 1, Colliders: []int{1}, Settings: tail}}
 	return skel, cols, springs, chains
 }

@@ -179,7 +179,7 @@ func (s *soak) edit() {
 			cs, err := w.Chains().Of(e).Settings(c)
 			must(s.t, err)
 			cs.Damping, cs.Elasticity, cs.Stiffness = s.randf(0, 1), s.randf(0, 1), s.randf(0, 1)
-			cs.Gravity = mgl32.Vec3{0, -s.randf(0, 0.01), 0}
+			cs.Gravity = mgl32.Vec3{0, -s.randf(0, 36), 0} // m/s², up to 0.01 m per 60 Hz step
 			if bad {
 				cs.Damping = nan32
 				s.rejects("SetChainSettings", w.Chains().Of(e).SetSettings(c, cs))

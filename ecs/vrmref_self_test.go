@@ -212,20 +212,20 @@ func handLimitCases() []handCase {
 	return []handCase{
 		{"cone", func() *sway.Rig {
 			r := handRig()
-			r.Springs[0].Joints[0].Limit = spring.Limit{Kind: spring.ConeLimit, Angle: 0.1}
+			r.Springs[0].Joints[0].Limit = spring.Limit{Kind: spring.ConeLimit, AngleDegrees: degrees(0.1)}
 			return r
 		}, v3d{0.09950041653, 0.99001665834, 0}},
 		{"hinge", func() *sway.Rig {
 			r := handRig()
 			r.Springs[0].Joints[0].GravityDir = mgl32.Vec3{0, -0.6, -0.8}
-			r.Springs[0].Joints[0].Limit = spring.Limit{Kind: spring.HingeLimit, Angle: 0.1, Rotation: mgl32.QuatIdent()}
+			r.Springs[0].Joints[0].Limit = spring.Limit{Kind: spring.HingeLimit, AngleDegrees: degrees(0.1), Rotation: mgl32.QuatIdent()}
 			return r
 		}, v3d{0.09950041653, 1, -0.00998334166}},
 		{"spherical", func() *sway.Rig {
 			r := handRig()
 			r.Skeleton.Bones[2].Pos = mgl32.Vec3{0, -0.1, 0}
 			r.Springs[0].Joints[0].GravityDir = mgl32.Vec3{0.6, 0, 0.8}
-			r.Springs[0].Joints[0].Limit = spring.Limit{Kind: spring.SphericalLimit, Phi: 0.05, Theta: 0.1,
+			r.Springs[0].Joints[0].Limit = spring.Limit{Kind: spring.SphericalLimit, PitchDegrees: degrees(0.05), YawDegrees: degrees(0.1),
 				Rotation: mgl32.Quat{W: float32(math.Sqrt(0.5)), V: mgl32.Vec3{0, float32(math.Sqrt(0.5)), 0}}}
 			return r
 		}, v3d{0.00497294816, 0.90062393308, 0.00998334166}},

@@ -154,7 +154,7 @@ type refJoint struct {
 type refLimit struct {
 	kind spring.LimitKind
 	// angle is the cone's or hinge's angle, pitch and yaw the spherical
-	// limit's, each clamped as the draft says.
+	// limit's, in radians, each clamped as the draft says.
 	angle, pitch, yaw float64
 	// space is axisRotation * limit.rotation (w, x, y, z).
 	space [4]float64
@@ -173,9 +173,11 @@ func limitName(k spring.LimitKind) string {
 	return "no"
 }
 
-// newRefLimit prepares a limit of a joint whose unit bone axis is axis.
+// newRefLimit prepares a limit of a joint whose unit bone axis is axis,
+// its angles turned from degrees to radians.
 func newRefLimit(l spring.Limit, axis v3d) refLimit {
-	out := refLimit{kind: l.Kind, angle: min(float64(l.Angle), math.Pi), pitch: min(float64(l.Phi), math.Pi), yaw: min(float64(l.Theta), math.Pi/2)}
+	rad := func(deg float32, max float64) float64 { return min(float64(deg)*math.Pi/180, max) }
+	out := refLimit{kind: l.Kind, angle: rad(l.AngleDegrees, math.Pi), pitch: rad(l.PitchDegrees, math.Pi), yaw: rad(l.YawDegrees, math.Pi/2)}
 	// The shortest rotation from +Y to the axis is the normalised
 	// quaternion (cross(+Y, axis); dot(+Y, axis) + 1), which is
 	// (axis.z, 0, -axis.x; axis.y + 1); for an axis of exactly -Y, the
@@ -558,3 +560,6 @@ func (ref *vrmRef) childrenOf(b int) []int {
 	}
 	return out
 }
+
+// degrees turns an angle in radians into the degrees a spring.Limit takes.
+func degrees(rad float64) float32 { return float32(rad * 180 / math.Pi) }

@@ -32,8 +32,8 @@ func init() {
 // angle in one frame (components.Teleport, set per character by the
 // facade); DefaultTeleport gives the dynamic chains' defaults.
 const (
-	TeleportDistance = 1           // metres
-	TeleportAngle    = math.Pi / 4 // radians
+	TeleportDistance     = 1  // metres
+	TeleportAngleDegrees = 45 // degrees
 	// MaxFixedSteps bounds the steps a FixedStep spring takes in one
 	// frame; time beyond them is dropped (a hitch does not snowball).
 	MaxFixedSteps = 8
@@ -41,7 +41,7 @@ const (
 
 // DefaultTeleport is the jump test springs start with: 1 m, 45 degrees.
 func DefaultTeleport() components.Teleport {
-	return components.NewTeleport(TeleportDistance, TeleportAngle*180/math.Pi)
+	return components.NewTeleport(TeleportDistance, TeleportAngleDegrees)
 }
 
 // isTeleport reports a root jump larger than the limits of t (the

@@ -60,7 +60,7 @@ func main() {
 	flag.Float64Var(&elasticity, "elasticity", 0, "chain elasticity, 0..1 (default: the scene's)")
 	flag.Float64Var(&stiffness, "stiffness", 0, "chain stiffness, 0..1 (default: the scene's)")
 	flag.Float64Var(&inert, "inert", 0, "chain inertia against the character's movement, 0..1 (default: the scene's)")
-	flag.Float64Var(&gravity, "gravity", 0, "chain gravity's Y component in DynamicBone units, displacement per step, e.g. -0.005 (default: the scene's)")
+	flag.Float64Var(&gravity, "gravity", 0, "chain gravity's Y component in m/s², e.g. -9.81 (default: the scene's)")
 	flag.Parse()
 	if list {
 		for _, name := range sceneNames() {

@@ -159,7 +159,7 @@ func buildTail(cfg config) (*demo, error) {
 	tail := sway.DefaultChainSettings()
 	tail.Damping, tail.Elasticity, tail.Stiffness, tail.Inert = 0.06, 0.03, 0.05, 0
 	tail.Radius = 0.02
-	tail.Gravity = mgl32.Vec3{0, -0.004, 0}
+	tail.Gravity = mgl32.Vec3{0, -14.4, 0} // m/s² (DynamicBone: 0.004 per 60 Hz step)
 	cfg.chain.apply(&tail)
 	leg := func(bone string) sway.ColliderSpec {
 		return sway.ColliderSpec{Bone: bone, Shape: sway.Capsule(mgl32.Vec3{}, mgl32.Vec3{0, -0.42, 0}, 0.07, 0.05)}
@@ -260,7 +260,7 @@ func buildHang(cfg config) (*demo, error) {
 		s := sway.DefaultChainSettings()
 		s.Damping, s.Elasticity, s.Stiffness, s.Inert = 0.08, 0.03, 0, 0
 		s.Radius = 0.03
-		s.Gravity = mgl32.Vec3{0, -0.008, 0} // pulls as far as the base tilts
+		s.Gravity = mgl32.Vec3{0, -28.8, 0} // m/s², 0.008 per 60 Hz step; pulls as far as the base tilts
 		cfg.chain.apply(&s)
 		_, err = w.Chains().Add(e, []sway.ColliderSpec{
 			{Bone: "base", Shape: sway.Sphere(mgl32.Vec3{0.3, -0.75, 0}, 0.15)},

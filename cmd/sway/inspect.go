@@ -85,18 +85,18 @@ func printSprings(w io.Writer, r *gltfrig.Rig) {
 }
 
 // limit prints a joint's angle limit (VRMC_springBone_limit), "" for none:
-// angles in radians, a spherical limit's Phi as the file's pitch and
-// Theta as its yaw, the rotation as x, y, z, w like glTF when it is not
-// the identity.
+// angles in degrees (the file has radians), a spherical limit's pitch
+// and yaw, the rotation as x, y, z, w like glTF when it is not the
+// identity.
 func limit(l spring.Limit) string {
 	var out string
 	switch l.Kind {
 	case spring.ConeLimit:
-		out = fmt.Sprintf("  limit cone %.4g rad", l.Angle)
+		out = fmt.Sprintf("  limit cone %.4g°", l.AngleDegrees)
 	case spring.HingeLimit:
-		out = fmt.Sprintf("  limit hinge %.4g rad", l.Angle)
+		out = fmt.Sprintf("  limit hinge %.4g°", l.AngleDegrees)
 	case spring.SphericalLimit:
-		out = fmt.Sprintf("  limit spherical pitch %.4g yaw %.4g rad", l.Phi, l.Theta)
+		out = fmt.Sprintf("  limit spherical pitch %.4g° yaw %.4g°", l.PitchDegrees, l.YawDegrees)
 	default:
 		return ""
 	}

@@ -139,9 +139,9 @@ func TestWarningsReachTheUser(t *testing.T) {
 }
 
 // inspect prints extended colliders (kind, inside or outside, a plane's
-// normal), joint limits (radians; a spherical limit's pitch and yaw; a
-// rotation x, y, z, w) and the bone standing for the scene a spring hangs
-// from, as the file has them.
+// normal), joint limits (in degrees, the file's radians converted; a
+// spherical limit's pitch and yaw; a rotation x, y, z, w) and the bone
+// standing for the scene a spring hangs from, as the file has them.
 func TestInspectExtendedCollidersAndLimits(t *testing.T) {
 	inSphere := collide.NewSphere(mgl32.Vec3{}, 1.25)
 	inSphere.Bound = collide.Inside
@@ -154,7 +154,7 @@ func TestInspectExtendedCollidersAndLimits(t *testing.T) {
 			{Node: "Ball", Shape: inCapsule},
 			{Node: "Ball", Shape: collide.NewPlane(mgl32.Vec3{0, 0, -1.1}, mgl32.Vec3{0, 0, -2})},
 		},
-		Limits: []gltfrig.FixtureLimit{{Spring: "pendulum", Limit: spring.Limit{Kind: spring.SphericalLimit, Phi: 0.523599, Theta: 0.19635, Rotation: turn}}},
+		Limits: []gltfrig.FixtureLimit{{Spring: "pendulum", Limit: spring.Limit{Kind: spring.SphericalLimit, PitchDegrees: 30, YawDegrees: 11.25, Rotation: turn}}},
 	})
 	var out, errb bytes.Buffer
 	if code := run([]string{"inspect", path}, &out, &errb); code != 0 {
@@ -163,7 +163,7 @@ func TestInspectExtendedCollidersAndLimits(t *testing.T) {
 	got := out.String()
 	for _, want := range []string{
 		"skeleton: 7 bones\n  (scene)  pos (0, 0, 0)\n    Pendulum0  pos (0, 2, 0)  scale (0.25, 0.25, 0.25)\n",
-		"Pendulum0            stiffness 1  gravity 0 (0, -1, 0)  drag 0.4  hitRadius 0.25  limit spherical pitch 0.5236 yaw 0.1963 rad rot (0, 0.2588, 0, 0.9659)\n",
+		"Pendulum0            stiffness 1  gravity 0 (0, -1, 0)  drag 0.4  hitRadius 0.25  limit spherical pitch 30° yaw 11.25° rot (0, 0.2588, 0, 0.9659)\n",
 		"Pendulum4            stiffness 1  gravity 0 (0, -1, 0)  drag 0.5  hitRadius 0\n",
 		"colliders: 4\n",
 		"[0] Ball                 sphere outside (0, 0, 0) r 0.5\n",
@@ -179,16 +179,16 @@ func TestInspectExtendedCollidersAndLimits(t *testing.T) {
 		t.Errorf("warnings in\n%s", got)
 	}
 	cone := writeFixture(t, gltfrig.VersionVRM1, gltfrig.FixtureOptions{Limits: []gltfrig.FixtureLimit{
-		{Spring: "hairL", Limit: spring.Limit{Kind: spring.ConeLimit, Angle: 0.7}},
-		{Spring: "hairR", Limit: spring.Limit{Kind: spring.HingeLimit, Angle: 1.25, Rotation: mgl32.QuatRotate(math.Pi/2, mgl32.Vec3{0, 0, 1})}},
+		{Spring: "hairL", Limit: spring.Limit{Kind: spring.ConeLimit, AngleDegrees: 40}},
+		{Spring: "hairR", Limit: spring.Limit{Kind: spring.HingeLimit, AngleDegrees: 72, Rotation: mgl32.QuatRotate(math.Pi/2, mgl32.Vec3{0, 0, 1})}},
 	}})
 	out.Reset()
 	if code := run([]string{"inspect", cone}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	for _, want := range []string{
-		"hairL0               stiffness 1.5  gravity 0.3 (0, -1, 0)  drag 0.4  hitRadius 0.02  limit cone 0.7 rad\n",
-		"hairR2               stiffness 0.8  gravity 0.5 (0.48, -0.8, 0.36)  drag 0.3  hitRadius 0.015  limit hinge 1.25 rad rot (0, 0, 0.7071, 0.7071)\n",
+		"hairL0               stiffness 1.5  gravity 0.3 (0, -1, 0)  drag 0.4  hitRadius 0.02  limit cone 40°\n",
+		"hairR2               stiffness 0.8  gravity 0.5 (0.48, -0.8, 0.36)  drag 0.3  hitRadius 0.015  limit hinge 72° rot (0, 0, 0.7071, 0.7071)\n",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())

@@ -69,7 +69,7 @@ func FuzzLoadGLB(f *testing.F) {
 	}{
 		{VersionVRM1, FixtureOptions{Pendulum: true, Bare: true,
 			Colliders: []FixtureCollider{{Node: "Ball", Shape: collide.NewPlane(mgl32.Vec3{}, mgl32.Vec3{0, 0, 1}), Fallback: true}},
-			Limits:    []FixtureLimit{{Spring: "pendulum", Limit: spring.Limit{Kind: spring.SphericalLimit, Phi: 0.5, Theta: 0.2, Rotation: mgl32.QuatIdent()}}}}},
+			Limits:    []FixtureLimit{{Spring: "pendulum", Limit: spring.Limit{Kind: spring.SphericalLimit, PitchDegrees: 30, YawDegrees: 12, Rotation: mgl32.QuatIdent()}}}}},
 		{VersionVRM0, FixtureOptions{Pendulum: true, Branch: true}},
 	} {
 		glb, err := Fixture(c.v, c.o)

@@ -609,8 +609,8 @@ func TestCorpusLimits(t *testing.T) {
 			axisY, axisX := cqrot(frame, [3]float64{0, 1, 0}), cqrot(frame, [3]float64{1, 0, 0})
 			switch {
 			case strings.HasPrefix(s.Name, "Hair"):
-				if l.Kind != spring.ConeLimit || math.Abs(float64(l.Angle)-(0.3+0.1*float64(k))) > 1e-7 {
-					t.Errorf("%s joint %d: %+v, want a cone of %.1f rad", s.Name, k, l, 0.3+0.1*float64(k))
+				if want := (0.3 + 0.1*float64(k)) * 180 / math.Pi; l.Kind != spring.ConeLimit || math.Abs(float64(l.AngleDegrees)-want) > 1e-5 {
+					t.Errorf("%s joint %d: %+v, want a cone of %.1f rad (%.4g°)", s.Name, k, l, 0.3+0.1*float64(k), want)
 				}
 				// The lean: 15 degrees off the strand, outwards (further
 				// from the head's vertical axis), for the back strands.
@@ -624,15 +624,15 @@ func TestCorpusLimits(t *testing.T) {
 					t.Errorf("%s joint %d: the cone's axis %v leans %.4g rad off the strand %v", s.Name, k, axisY, lean, bone)
 				}
 			case strings.HasPrefix(s.Name, "Skirt"):
-				if l.Kind != spring.HingeLimit || l.Angle != 0.35 {
-					t.Errorf("%s joint %d: %+v, want a hinge of 0.35 rad", s.Name, k, l)
+				if l.Kind != spring.HingeLimit || l.AngleDegrees != float32(0.35*180/math.Pi) {
+					t.Errorf("%s joint %d: %+v, want a hinge of 0.35 rad (20.05°)", s.Name, k, l)
 				}
 				// The tangent: perpendicular to the strand and level.
 				if math.Abs(cDot(axisX, bone)) > 1e-6 || math.Abs(axisX[1]) > 1e-6 || math.Abs(cDot(axisY, bone)-1) > 1e-6 {
 					t.Errorf("%s joint %d: the hinge's axis %v is not the tangent of the strand %v", s.Name, k, axisX, bone)
 				}
 			case strings.HasPrefix(s.Name, "Earring"):
-				if l.Kind != spring.SphericalLimit || l.Phi != 0.3 || l.Theta != 0.15 || !cNear(bone, [3]float64{0, -1, 0}, 0) ||
+				if l.Kind != spring.SphericalLimit || l.PitchDegrees != float32(0.3*180/math.Pi) || l.YawDegrees != float32(0.15*180/math.Pi) || !cNear(bone, [3]float64{0, -1, 0}, 0) ||
 					!cNear(axisX, [3]float64{math.Sqrt(3) / 2, 0, 0.5}, 1e-6) || !cNear(axisY, [3]float64{0, -1, 0}, 1e-6) {
 					t.Errorf("%s joint %d: %+v, frame X %v and Y %v on the bone %v", s.Name, k, l, axisX, axisY, bone)
 				}

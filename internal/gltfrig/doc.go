@@ -68,10 +68,11 @@
 // rest local rotation), turned by the shortest arc from +Y to the bone
 // axis (the direction of the child's rest local position; for an axis of
 // exactly -Y, the half turn about +X), then by the limit's rotation. So
-// the values carry over unchanged: cone and hinge angle as Angle, a
-// spherical limit's pitch (about the frame's X, up to π) as Phi and its
-// yaw (about Z, up to π/2) as Theta, radians both, and rotation
-// (x, y, z, w) as Rotation. A missing or unknown specVersion, a
+// the values carry over, the angles converted from the file's radians to
+// degrees: cone and hinge angle as AngleDegrees, a spherical limit's
+// pitch (about the frame's X) as PitchDegrees and its yaw (about Z) as
+// YawDegrees, an angle above π (π/2 for the yaw) counted as π (π/2) as
+// the draft prescribes; and rotation (x, y, z, w) as Rotation. A missing or unknown specVersion, a
 // limit of no known kind, an earlier draft's spherical phi and theta (its
 // axes were left open) and a limit on a spring rather than a joint are
 // not read; a limit on the last joint, only the tail, limits nothing;

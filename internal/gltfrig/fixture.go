@@ -80,9 +80,9 @@ type FixtureLimit struct {
 	Spring string
 	// Limit is written on each of the spring's joints but the last, which
 	// is only the tail (three-vrm's examples write it so): a cone or hinge
-	// with its angle, or a spherical limit with Phi as its pitch and Theta
-	// as its yaw, all in radians as the format has them, and Rotation as
-	// (x, y, z, w), not written when it is the zero value.
+	// with its angle, or a spherical limit with its pitch and yaw, each
+	// given in degrees and written in radians as the format has them, and
+	// Rotation as (x, y, z, w), not written when it is the zero value.
 	Limit spring.Limit
 	// SpecVersion is the extension's specVersion: "" writes
 	// FixtureLimitVersion, FixtureNoVersion leaves it out.
@@ -340,6 +340,10 @@ func fixNum(f float32) float64 {
 	return v
 }
 
+// fixRad writes an angle given in degrees in radians, as the formats have
+// angles; the loader's conversion back gives the same float32.
+func fixRad(deg float32) float64 { return float64(deg) * (math.Pi / 180) }
+
 // fixVec writes a vector as glTF's number[3].
 func fixVec(v [3]float32) []float64 { return []float64{fixNum(v[0]), fixNum(v[1]), fixNum(v[2])} }
 
@@ -400,12 +404,12 @@ func fixLimit(l FixtureLimit) fixObj {
 	switch lim.Kind {
 	case spring.HingeLimit:
 		kind = "hinge"
-		part = fixObj{"angle": fixNum(lim.Angle)}
+		part = fixObj{"angle": fixRad(lim.AngleDegrees)}
 	case spring.SphericalLimit:
 		kind = "spherical"
-		part = fixObj{"pitch": fixNum(lim.Phi), "yaw": fixNum(lim.Theta)}
+		part = fixObj{"pitch": fixRad(lim.PitchDegrees), "yaw": fixRad(lim.YawDegrees)}
 	default:
-		part = fixObj{"angle": fixNum(lim.Angle)}
+		part = fixObj{"angle": fixRad(lim.AngleDegrees)}
 	}
 	if q := lim.Rotation; q != (mgl32.Quat{}) {
 		part["rotation"] = []float64{fixNum(q.V[0]), fixNum(q.V[1]), fixNum(q.V[2]), fixNum(q.W)}

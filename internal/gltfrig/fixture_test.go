@@ -207,7 +207,7 @@ func TestFixtureExtendedAndLimitsLayout(t *testing.T) {
 			{Node: "Pendulum0", Shape: outside, Fallback: true},
 			{Node: "Ball", Shape: inside, SpecVersion: FixtureNoVersion},
 		},
-		Limits: []FixtureLimit{{Spring: "pendulum", Limit: spring.Limit{Kind: spring.SphericalLimit, Phi: 0.5, Theta: 0.25, Rotation: rot}}},
+		Limits: []FixtureLimit{{Spring: "pendulum", Limit: spring.Limit{Kind: spring.SphericalLimit, PitchDegrees: 30, YawDegrees: 15, Rotation: rot}}},
 	}
 	root := fixtureJSON(t, VersionVRM1, o)
 	const ext = ".extensions.VRMC_springBone_extended_collider"
@@ -225,16 +225,16 @@ func TestFixtureExtendedAndLimitsLayout(t *testing.T) {
 		sb + ".colliderGroups[1]":                   map[string]any{"name": "extended", "colliders": []int{1, 2, 3, 4}},
 		sb + ".springs[0].colliderGroups":           []int{0, 1},
 		sb + ".springs[0].joints[3].extensions.VRMC_springBone_limit": map[string]any{"specVersion": "1.0-draft",
-			"limit": map[string]any{"spherical": map[string]any{"pitch": 0.5, "yaw": 0.25, "rotation": []float32{rot.V[0], rot.V[1], rot.V[2], rot.W}}}},
+			"limit": map[string]any{"spherical": map[string]any{"pitch": fixRad(30), "yaw": fixRad(15), "rotation": []float32{rot.V[0], rot.V[1], rot.V[2], rot.W}}}},
 		sb + ".springs[0].joints[4].extensions": nil,
 	})
 	cone := fixtureJSON(t, VersionVRM1, FixtureOptions{Branch: true, Limits: []FixtureLimit{
-		{Spring: "ribbon", Limit: spring.Limit{Kind: spring.ConeLimit, Angle: 0.7}, SpecVersion: FixtureNoVersion},
-		{Spring: "hairR", Limit: spring.Limit{Kind: spring.HingeLimit, Angle: 1.25}},
+		{Spring: "ribbon", Limit: spring.Limit{Kind: spring.ConeLimit, AngleDegrees: 40}, SpecVersion: FixtureNoVersion},
+		{Spring: "hairR", Limit: spring.Limit{Kind: spring.HingeLimit, AngleDegrees: 90}},
 	}})
 	wantJSON(t, cone, map[string]any{
-		sb + ".springs[2].joints[0].extensions.VRMC_springBone_limit": map[string]any{"limit": map[string]any{"cone": map[string]any{"angle": float32(0.7)}}},
-		sb + ".springs[1].joints[2].extensions.VRMC_springBone_limit": map[string]any{"specVersion": "1.0-draft", "limit": map[string]any{"hinge": map[string]any{"angle": 1.25}}},
+		sb + ".springs[2].joints[0].extensions.VRMC_springBone_limit": map[string]any{"limit": map[string]any{"cone": map[string]any{"angle": fixRad(40)}}},
+		sb + ".springs[1].joints[2].extensions.VRMC_springBone_limit": map[string]any{"specVersion": "1.0-draft", "limit": map[string]any{"hinge": map[string]any{"angle": fixRad(90)}}},
 		sb + ".springs[0].joints[0].extensions":                       nil,
 	})
 

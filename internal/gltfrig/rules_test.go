@@ -2,6 +2,7 @@ package gltfrig
 
 import (
 	"bytes"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -220,27 +221,28 @@ func TestSceneBone(t *testing.T) {
 	}
 }
 
-// Joint limits (VRMC_springBone_limit) load into spring.Limit as they
-// are: the kind, angles in radians, a spherical limit's pitch as Phi and
-// yaw as Theta, the rotation from (x, y, z, w). The last joint, only the
+// Joint limits (VRMC_springBone_limit) load into spring.Limit: the kind,
+// the file's radians as degrees (the fixture writes degrees as radians,
+// and the round trip is exact), a spherical limit's pitch and yaw, the
+// rotation from (x, y, z, w). The last joint, only the
 // tail, carries none (the fixture writes none there, as three-vrm's
 // examples).
 func TestLoadLimits(t *testing.T) {
 	tilt := mgl32.QuatRotate(0.3, mgl32.Vec3{1, 0, 0})
 	turn := mgl32.Quat{W: 0.965926, V: mgl32.Vec3{0, 0.258819, 0}} // three-vrm's spherical-limit example
 	o := FixtureOptions{Branch: true, Pendulum: true, Limits: []FixtureLimit{
-		{Spring: "pendulum", Limit: spring.Limit{Kind: spring.SphericalLimit, Phi: 0.523599, Theta: 0.19635, Rotation: turn}},
-		{Spring: "hairR", Limit: spring.Limit{Kind: spring.HingeLimit, Angle: 1.25}},
-		{Spring: "ribbon", Limit: spring.Limit{Kind: spring.ConeLimit, Angle: 0.7, Rotation: tilt}},
+		{Spring: "pendulum", Limit: spring.Limit{Kind: spring.SphericalLimit, PitchDegrees: 30, YawDegrees: 11.25, Rotation: turn}},
+		{Spring: "hairR", Limit: spring.Limit{Kind: spring.HingeLimit, AngleDegrees: 72}},
+		{Spring: "ribbon", Limit: spring.Limit{Kind: spring.ConeLimit, AngleDegrees: 40.1, Rotation: tilt}},
 	}}
 	r := loadFixture(t, VersionVRM1, o)
 	if len(r.Warnings) != 0 {
 		t.Errorf("warnings %q", r.Warnings)
 	}
 	want := map[string]spring.Limit{
-		"pendulum": {Kind: spring.SphericalLimit, Phi: 0.523599, Theta: 0.19635, Rotation: turn},
-		"hairR":    {Kind: spring.HingeLimit, Angle: 1.25, Rotation: mgl32.QuatIdent()},
-		"ribbon":   {Kind: spring.ConeLimit, Angle: 0.7, Rotation: tilt},
+		"pendulum": {Kind: spring.SphericalLimit, PitchDegrees: 30, YawDegrees: 11.25, Rotation: turn},
+		"hairR":    {Kind: spring.HingeLimit, AngleDegrees: 72, Rotation: mgl32.QuatIdent()},
+		"ribbon":   {Kind: spring.ConeLimit, AngleDegrees: 40.1, Rotation: tilt},
 		"hairL":    {},
 	}
 	for _, s := range r.Springs {
@@ -250,9 +252,39 @@ func TestLoadLimits(t *testing.T) {
 				w = spring.Limit{}
 			}
 			got := jt.Limit
-			if got.Kind != w.Kind || got.Angle != w.Angle || got.Phi != w.Phi || got.Theta != w.Theta || !sameRot(got.Rotation, w.Rotation, 1e-7) && w.Kind != spring.NoLimit {
+			if got.Kind != w.Kind || got.AngleDegrees != w.AngleDegrees || got.PitchDegrees != w.PitchDegrees || got.YawDegrees != w.YawDegrees || !sameRot(got.Rotation, w.Rotation, 1e-7) && w.Kind != spring.NoLimit {
 				t.Errorf("%s joint %d: limit %+v, want %+v", s.Name, j, got, w)
 			}
+		}
+	}
+}
+
+// A file's limit angles are radians; they load as degrees, and an angle
+// above π (π/2 for a yaw) counts as π (π/2), as the draft prescribes, so a
+// file the draft accepts gives a Limit that Validate accepts.
+func TestLimitAnglesFromRadians(t *testing.T) {
+	glb, err := Fixture(VersionVRM1, FixtureOptions{Limits: []FixtureLimit{{Spring: "hairL", Limit: spring.Limit{Kind: spring.ConeLimit, AngleDegrees: 30}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const j1 = sb + ".springs[0].joints[1].extensions.VRMC_springBone_limit.limit"
+	for _, c := range []struct {
+		limit map[string]any
+		want  spring.Limit
+	}{
+		{map[string]any{"cone": map[string]any{"angle": math.Pi / 4}}, spring.Limit{Kind: spring.ConeLimit, AngleDegrees: 45}},
+		{map[string]any{"hinge": map[string]any{"angle": 4}}, spring.Limit{Kind: spring.HingeLimit, AngleDegrees: 180}},
+		{map[string]any{"spherical": map[string]any{"pitch": 3.5, "yaw": 2}}, spring.Limit{Kind: spring.SphericalLimit, PitchDegrees: 180, YawDegrees: 90}},
+		{map[string]any{"spherical": map[string]any{"pitch": math.Pi / 3, "yaw": math.Pi / 6}}, spring.Limit{Kind: spring.SphericalLimit, PitchDegrees: 60, YawDegrees: 30}},
+	} {
+		r := decodeBytes(t, mutate(t, glb, j1, c.limit, false))
+		got := r.Springs[0].Joints[1].Limit
+		got.Rotation = mgl32.Quat{}
+		if got != c.want {
+			t.Errorf("%v: limit %+v, want %+v", c.limit, got, c.want)
+		}
+		if err := got.Validate(); err != nil {
+			t.Errorf("%v: %v", c.limit, err)
 		}
 	}
 }
@@ -260,7 +292,7 @@ func TestLoadLimits(t *testing.T) {
 // What a limit extension holds that sway does not read is a warning and
 // no limit; a malformed limit of a known version is rejected at its path.
 func TestLimitRules(t *testing.T) {
-	glb, err := Fixture(VersionVRM1, FixtureOptions{Limits: []FixtureLimit{{Spring: "hairL", Limit: spring.Limit{Kind: spring.ConeLimit, Angle: 0.5}}}})
+	glb, err := Fixture(VersionVRM1, FixtureOptions{Limits: []FixtureLimit{{Spring: "hairL", Limit: spring.Limit{Kind: spring.ConeLimit, AngleDegrees: 30}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package gltfrig
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -291,9 +292,10 @@ var limitVersions = map[string]bool{"1.0-draft": true}
 
 // limit1 reads a joint's VRMC_springBone_limit (raw is nil without one)
 // into a spring.Limit. The extension and sway share the limit's frame (see
-// the package doc), so the values carry over as they are: angles in
-// radians, a spherical limit's pitch as Phi and yaw as Theta, the
-// rotation (x, y, z, w). A missing or unknown specVersion, a limit of no
+// the package doc), so the values carry over: angles converted from the
+// file's radians to degrees (clamped to π, π/2 for a yaw, as the draft
+// counts them), a spherical limit's pitch as PitchDegrees and yaw as
+// YawDegrees, the rotation (x, y, z, w). A missing or unknown specVersion, a limit of no
 // known kind or of an earlier draft's form is not read, and a limit on
 // the last joint (only the tail) does nothing: each with a warning.
 func (l *loader) limit1(jpath string, raw json.RawMessage, tail bool) (spring.Limit, error) {
@@ -337,7 +339,7 @@ func (l *loader) limit1(jpath string, raw json.RawMessage, tail bool) (spring.Li
 		if part.Angle == nil {
 			return out, bad(p+".angle", nil, "required")
 		}
-		if out.Angle, err = nonNeg(p+".angle", part.Angle, 0); err != nil {
+		if out.AngleDegrees, err = limitAngle(p+".angle", part.Angle, math.Pi); err != nil {
 			return out, err
 		}
 		if out.Rotation, err = limitRotation(p+".rotation", part.Rotation); err != nil {
@@ -356,10 +358,10 @@ func (l *loader) limit1(jpath string, raw json.RawMessage, tail bool) (spring.Li
 		if part.Yaw == nil {
 			return out, bad(p+".yaw", nil, "required")
 		}
-		if out.Phi, err = nonNeg(p+".pitch", part.Pitch, 0); err != nil {
+		if out.PitchDegrees, err = limitAngle(p+".pitch", part.Pitch, math.Pi); err != nil {
 			return out, err
 		}
-		if out.Theta, err = nonNeg(p+".yaw", part.Yaw, 0); err != nil {
+		if out.YawDegrees, err = limitAngle(p+".yaw", part.Yaw, math.Pi/2); err != nil {
 			return out, err
 		}
 		if out.Rotation, err = limitRotation(p+".rotation", part.Rotation); err != nil {
@@ -370,6 +372,16 @@ func (l *loader) limit1(jpath string, raw json.RawMessage, tail bool) (spring.Li
 		l.warn("%s: on the spring's last joint, which is only the tail: it limits nothing", path)
 	}
 	return out, nil
+}
+
+// limitAngle reads a limit's angle, in radians in the file, as degrees:
+// non-negative, and above max (π, or π/2 for a yaw) counted as max, as the
+// draft prescribes.
+func limitAngle(path string, p *float64, max float64) (float32, error) {
+	if _, err := nonNeg(path, p, 0); err != nil {
+		return 0, err
+	}
+	return float32(math.Min(*p, max) * (180 / math.Pi)), nil
 }
 
 // limitRotation reads a limit's rotation (x, y, z, w; default the

@@ -36,9 +36,9 @@
 //
 // # Cycle
 //
-// Inhale eases every angle from where it is to Sign*Inhale*EffectRate over
-// InhaleDuration*DurationRate seconds with the chosen curve (OutSine by
-// default). Exhale eases to Sign*Exhale*EffectRate over
+// Inhale eases every angle from where it is to Sign*InhaleDegrees*EffectRate
+// degrees over InhaleDuration*DurationRate seconds with the chosen curve
+// (OutSine by default). Exhale eases to Sign*ExhaleDegrees*EffectRate over
 // ExhaleDuration*DurationRate with InOutQuad. Rest holds the exhale angles
 // for RestDuration*DurationRate. A phase ends on the first Step at which
 // its time has run out, and the next one starts on that Step. Unlike the

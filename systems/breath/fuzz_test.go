@@ -23,7 +23,7 @@ func FuzzBreath(f *testing.F) {
 		s.InhaleEasing, s.Mode = Easing(easing), Mode(mode)
 		for i := range s.Segments {
 			if s.Segments[i].Bone >= 0 {
-				s.Segments[i].Inhale, s.Segments[i].Exhale = inAngle, exAngle
+				s.Segments[i].InhaleDegrees, s.Segments[i].ExhaleDegrees = inAngle, exAngle
 			}
 		}
 		p, err := NewPlan(&s, parents)

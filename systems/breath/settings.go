@@ -71,14 +71,17 @@ const (
 )
 
 // Segment is one bone that bends with the breath: about one local axis, by
-// Sign*Inhale*EffectRate degrees at the end of an inhale and by
-// Sign*Exhale*EffectRate at the end of an exhale.
+// Sign*InhaleDegrees*EffectRate degrees at the end of an inhale and by
+// Sign*ExhaleDegrees*EffectRate at the end of an exhale.
 type Segment struct {
-	Bone   int32   // bone index; -1 leaves the slot unused
-	Axis   Axis    // the local axis carrying the angle (see ChooseAxis)
-	Sign   float32 // +1 or -1: the axis' direction relative to the character's right
-	Inhale float32 // degrees
-	Exhale float32 // degrees
+	Bone int32   // bone index; -1 leaves the slot unused
+	Axis Axis    // the local axis carrying the angle (see ChooseAxis)
+	Sign float32 // +1 or -1: the axis' direction relative to the character's right
+	// InhaleDegrees and ExhaleDegrees are the bend at the end of an inhale
+	// and of an exhale, in degrees, each in ±MaxAngle (defaults in
+	// DefaultAngles: a few degrees).
+	InhaleDegrees float32
+	ExhaleDegrees float32
 }
 
 // Settings is one character's breath. Bones are indices into the
@@ -118,7 +121,7 @@ func DefaultSettings(spine, chest, neck, head, leftShoulder, rightShoulder int32
 		Mode:           Absolute,
 	}
 	for i, b := range [MaxSegments]int32{spine, chest, neck, head} {
-		s.Segments[i] = Segment{Bone: b, Axis: AxisX, Sign: 1, Inhale: DefaultAngles[i][0], Exhale: DefaultAngles[i][1]}
+		s.Segments[i] = Segment{Bone: b, Axis: AxisX, Sign: 1, InhaleDegrees: DefaultAngles[i][0], ExhaleDegrees: DefaultAngles[i][1]}
 	}
 	return s
 }
@@ -149,10 +152,10 @@ func (s *Settings) Validate() error {
 		if sg.Sign != 1 && sg.Sign != -1 {
 			return check.Errorf(settingsType, f+".Sign", sg.Sign, "must be 1 or -1")
 		}
-		if err := check.Range(settingsType, f+".Inhale", sg.Inhale, -MaxAngle, MaxAngle); err != nil {
+		if err := check.Range(settingsType, f+".InhaleDegrees", sg.InhaleDegrees, -MaxAngle, MaxAngle); err != nil {
 			return err
 		}
-		if err := check.Range(settingsType, f+".Exhale", sg.Exhale, -MaxAngle, MaxAngle); err != nil {
+		if err := check.Range(settingsType, f+".ExhaleDegrees", sg.ExhaleDegrees, -MaxAngle, MaxAngle); err != nil {
 			return err
 		}
 	}

@@ -19,7 +19,7 @@ func TestDefaultSettings(t *testing.T) {
 	}
 	want := [MaxSegments][2]float32{{2, -2}, {-3, 3}, {0.5, -0.5}, {0.5, -0.5}}
 	for i, sg := range s.Segments {
-		if sg.Bone != int32(i+1) || sg.Inhale != want[i][0] || sg.Exhale != want[i][1] || sg.Sign != 1 {
+		if sg.Bone != int32(i+1) || sg.InhaleDegrees != want[i][0] || sg.ExhaleDegrees != want[i][1] || sg.Sign != 1 {
 			t.Errorf("segment %d: %+v", i, sg)
 		}
 	}
@@ -43,8 +43,8 @@ func TestValidateNamesField(t *testing.T) {
 		{"Segments[2].Bone", func(s *Settings) { s.Segments[2].Bone = s.Segments[1].Bone }},
 		{"Segments[1].Axis", func(s *Settings) { s.Segments[1].Axis = 3 }},
 		{"Segments[3].Sign", func(s *Settings) { s.Segments[3].Sign = 0 }},
-		{"Segments[0].Inhale", func(s *Settings) { s.Segments[0].Inhale = nan }},
-		{"Segments[0].Exhale", func(s *Settings) { s.Segments[0].Exhale = 181 }},
+		{"Segments[0].InhaleDegrees", func(s *Settings) { s.Segments[0].InhaleDegrees = nan }},
+		{"Segments[0].ExhaleDegrees", func(s *Settings) { s.Segments[0].ExhaleDegrees = 181 }},
 		{"Shoulders[1]", func(s *Settings) { s.Shoulders[1] = -3 }},
 		{"Shoulders[0]", func(s *Settings) { s.Shoulders[0] = s.Segments[Chest].Bone }},
 		{"InhaleDuration", func(s *Settings) { s.InhaleDuration = -1 }},

@@ -48,8 +48,10 @@ type State struct {
 	// difference.
 	Prev [MaxSegments]float32
 	// Start and Change are the current ease's start angle and change in
-	// angle (the source's b and c). In Rest they still describe the
-	// finished exhale.
+	// angle, in degrees (the source's b and c). In Rest they still
+	// describe the finished exhale. The state keeps degrees, as the
+	// settings give them; Apply turns an angle into radians as it builds
+	// the rotation.
 	Start  [MaxSegments]float32
 	Change [MaxSegments]float32
 }
@@ -208,9 +210,9 @@ func setEase(st *State, s *Settings, p Phase) {
 // target returns segment i's angle at the end of phase p (Inhale or Exhale).
 func target(s *Settings, i int, p Phase) float32 {
 	sg := &s.Segments[i]
-	a := sg.Exhale
+	a := sg.ExhaleDegrees
 	if p == Inhale {
-		a = sg.Inhale
+		a = sg.InhaleDegrees
 	}
 	return a * sg.Sign * s.EffectRate
 }

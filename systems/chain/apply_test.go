@@ -89,7 +89,7 @@ func TestApplyOppositeDirection(t *testing.T) {
 func TestApplyOwnOutputStaysUnit(t *testing.T) {
 	r := line(6, 0.15)
 	s := still()
-	s.Damping, s.Force = 0.05, mgl32.Vec3{0.01, 0, 0.004}
+	s.Damping, s.Force = 0.05, db60(mgl32.Vec3{0.01, 0, 0.004})
 	pool, c := r.build(t, Desc{Settings: s})
 	p := c.Particles(pool)
 	for f := 0; f < 2000; f++ {

@@ -31,7 +31,7 @@ func TestHangingChainSettlesToRestLength(t *testing.T) {
 	r.animRot[0] = rotZ(90) // animated pose sticks out along +X
 	s := still()
 	s.Damping = 0.2
-	s.Gravity = mgl32.Vec3{0, -0.005, 0}
+	s.Gravity = db60(mgl32.Vec3{0, -0.005, 0})
 	pool, c := r.build(t, Desc{Settings: s})
 	p := c.Particles(pool)
 	r.run(t, p, c, nil, 600, nil, nil)
@@ -54,7 +54,7 @@ func TestElasticityOneReturnsToAnimatedPose(t *testing.T) {
 	r.animRot[0] = rotZ(60)
 	s := still()
 	s.Elasticity, s.Damping = 1, 0.1
-	s.Gravity = mgl32.Vec3{0, -0.01, 0}
+	s.Gravity = db60(mgl32.Vec3{0, -0.01, 0})
 	pool, c := r.build(t, Desc{EndLength: 0.5, Settings: s})
 	p := c.Particles(pool)
 	r.run(t, p, c, nil, 3, nil, nil)
@@ -79,8 +79,8 @@ func TestStiffnessOneKeepsAnimatedShape(t *testing.T) {
 	r := line(4, 0.25)
 	s := still()
 	s.Stiffness, s.Damping = 1, 0.1
-	s.Gravity = mgl32.Vec3{0, -0.01, 0}
-	s.Force = mgl32.Vec3{0.01, 0, 0}
+	s.Gravity = db60(mgl32.Vec3{0, -0.01, 0})
+	s.Force = db60(mgl32.Vec3{0.01, 0, 0})
 	pool, c := r.build(t, Desc{Settings: s})
 	p := c.Particles(pool)
 	r.run(t, p, c, nil, 120, func(f int) {
@@ -101,7 +101,7 @@ func TestWeightZeroLeavesAnimatedPose(t *testing.T) {
 	r := line(4, 0.25)
 	s := still()
 	s.Damping = 0.1
-	s.Force = mgl32.Vec3{0.01, -0.01, 0}
+	s.Force = db60(mgl32.Vec3{0.01, -0.01, 0})
 	pool, c := r.build(t, Desc{Settings: s})
 	p := c.Particles(pool)
 	r.run(t, p, c, nil, 30, nil, nil)
@@ -135,7 +135,7 @@ func TestWeightZeroLeavesAnimatedPose(t *testing.T) {
 func TestDistanceDisabling(t *testing.T) {
 	r := line(3, 0.3)
 	s := still()
-	s.Force = mgl32.Vec3{0.01, 0, 0}
+	s.Force = db60(mgl32.Vec3{0.01, 0, 0})
 	s.DisableDistance = 10
 	pool, c := r.build(t, Desc{Settings: s})
 	p := c.Particles(pool)
@@ -159,7 +159,7 @@ func TestTeleport(t *testing.T) {
 		r := line(3, 0.3)
 		s := still()
 		s.Damping = 0.05
-		s.Force = mgl32.Vec3{0.02, 0, 0.01}
+		s.Force = db60(mgl32.Vec3{0.02, 0, 0.01})
 		s.Teleport = mode
 		pool, c := r.build(t, Desc{Settings: s})
 		p := c.Particles(pool)
@@ -185,6 +185,20 @@ func TestTeleport(t *testing.T) {
 		for i := range p.Pos {
 			if p.Pos[i] != anim[i] {
 				t.Errorf("particle %d not reset after a 90° turn", i)
+			}
+		}
+	})
+	t.Run("the angle is in degrees", func(t *testing.T) {
+		for _, tc := range []struct {
+			turn  float64 // degrees
+			reset bool
+		}{{25, false}, {35, true}} {
+			r, p, c := setup(TeleportReset)
+			c.Settings.TeleportAngleDegrees = 30
+			r.obj.ObjectRot = mgl32.QuatRotate(float32(tc.turn*math.Pi/180), mgl32.Vec3{0, 1, 0})
+			r.prepare(p, c)
+			if reset := p.Pos[3] == r.animated(p)[3]; reset != tc.reset {
+				t.Errorf("a %v° turn against a 30° limit: reset %v, want %v", tc.turn, reset, tc.reset)
 			}
 		}
 	})
@@ -214,7 +228,7 @@ func TestFreezeAxisKeepsParticlesInPlane(t *testing.T) {
 	r := line(5, 0.2)
 	s := still()
 	s.Damping = 0.1
-	s.Force = mgl32.Vec3{0.01, 0, 0.02} // pushes out of the XY plane too
+	s.Force = db60(mgl32.Vec3{0.01, 0, 0.02}) // pushes out of the XY plane too
 	s.Freeze = FreezeZ
 	pool, c := r.build(t, Desc{EndLength: 1, Settings: s})
 	p := c.Particles(pool)
@@ -240,7 +254,7 @@ func TestFreezePlaneTurnsWithTheParentBone(t *testing.T) {
 	r := line(5, 0.2)
 	s := still()
 	s.Damping = 0.1
-	s.Force = mgl32.Vec3{0.01, 0, 0.02}
+	s.Force = db60(mgl32.Vec3{0.01, 0, 0.02})
 	s.Freeze = FreezeZ
 	pool, c := r.build(t, Desc{EndLength: 1, Settings: s})
 	p := c.Particles(pool)
@@ -268,7 +282,7 @@ func TestTreeOneChildRule(t *testing.T) {
 	})
 	s := still()
 	s.Damping = 0.1
-	s.Force = mgl32.Vec3{0.01, 0, 0.005}
+	s.Force = db60(mgl32.Vec3{0.01, 0, 0.005})
 	pool, c := r.build(t, Desc{Settings: s})
 	p := c.Particles(pool)
 	var lowest int
@@ -304,7 +318,7 @@ func TestApplyReproducedByFK(t *testing.T) {
 	s := still()
 	s.Damping = 0.1
 	s.Elasticity = 0.05
-	s.Force = mgl32.Vec3{0.01, 0.004, 0.006}
+	s.Force = db60(mgl32.Vec3{0.01, 0.004, 0.006})
 	pool, c := r.build(t, Desc{EndLength: 0.5, Settings: s})
 	p := c.Particles(pool)
 	r.run(t, p, c, nil, 20, func(f int) {
@@ -355,7 +369,7 @@ func TestCollidersNeverPenetrated(t *testing.T) {
 			r := line(6, 0.15)
 			s := still()
 			s.Damping, s.Stiffness, s.Radius = 0.05, 0.05, 0.03
-			s.Force = mgl32.Vec3{0, -0.003, 0}
+			s.Force = db60(mgl32.Vec3{0, -0.003, 0})
 			pool, c := r.build(t, Desc{EndLength: 0.5, Colliders: tc.use, Settings: s})
 			p := c.Particles(pool)
 			shapes := make([]collide.Shape, len(descs))

@@ -97,7 +97,7 @@ type Chain struct {
 	rmax    float32 // the largest particle radius past the root, unscaled
 	maxBone int32   // largest bone index used, checked against the pose
 
-	turnAngle, turnCos float32 // Settings.TeleportAngle and the cosine of its half
+	turnAngle, turnCos float32 // Settings.TeleportAngleDegrees and the cosine of its half
 
 	packOK bool // pk holds params packed for t, weight and scale
 

@@ -13,8 +13,8 @@ import (
 func busy() Settings {
 	s := DefaultSettings()
 	s.Inert, s.Friction, s.Radius = 0.3, 0.5, 0.05
-	s.Gravity = mgl32.Vec3{0, -0.01, 0}
-	s.Force = mgl32.Vec3{0.003, 0, 0.002}
+	s.Gravity = db60(mgl32.Vec3{0, -0.01, 0})
+	s.Force = db60(mgl32.Vec3{0.003, 0, 0.002})
 	s.Freeze = FreezeX
 	return s
 }
@@ -109,7 +109,7 @@ func TestDegenerateNonFiniteRuntimeEdit(t *testing.T) {
 	r := line(3, 0.2)
 	pool, c := r.build(t, Desc{Settings: busy()})
 	p := c.Particles(pool)
-	c.Settings.Gravity = mgl32.Vec3{float32(math.NaN()), 0, 0}
+	c.Settings.Gravity = db60(mgl32.Vec3{float32(math.NaN()), 0, 0})
 	c.Settings.Damping = float32(math.NaN())
 	c.Settings.Radius = float32(math.Inf(1))
 	Refresh(p, c)

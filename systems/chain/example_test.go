@@ -20,7 +20,7 @@ func Example() {
 		RestScale: []mgl32.Vec3{{1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}},
 	}
 	s := chain.DefaultSettings()
-	s.Force = mgl32.Vec3{0, -0.01, 0}
+	s.Force = mgl32.Vec3{0, -9.81, 0} // m/s²
 	s.Elasticity, s.Stiffness = 0.02, 0
 
 	var pool chain.Particles

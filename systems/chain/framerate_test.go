@@ -26,11 +26,15 @@ func tipPathAt(t *testing.T, mode StepMode, fps int, naive bool, rate float32, m
 		s.UpdateRate = rate
 	}
 	s.Damping, s.Elasticity, s.Stiffness, s.Inert = 0.1, 0.05, 0.1, 0.2
-	s.Gravity = mgl32.Vec3{0, -0.01, 0}
+	// 0.01 m per step at the update rate, as DynamicBone would have it.
+	g := mgl32.Vec3{0, -0.01, 0}
+	s.Gravity = GravityFromDynamicBone(g, s.UpdateRate)
 	if naive {
+		// DynamicBone at the frame rate, its per-step values scaled by
+		// hand (a linear guess).
 		k := 60 / float32(fps)
 		s.Mode, s.UpdateRate = Fixed, float32(fps)
-		s.Gravity, s.Elasticity = s.Gravity.Mul(k), s.Elasticity*k
+		s.Gravity, s.Elasticity = GravityFromDynamicBone(g.Mul(k), s.UpdateRate), s.Elasticity*k
 	}
 	pool, c := r.build(t, Desc{Settings: s})
 	p := c.Particles(pool)

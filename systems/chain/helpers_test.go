@@ -138,6 +138,11 @@ func rotX(deg float64) mgl32.Quat {
 
 // still returns settings with no motion of their own: no damping,
 // elasticity or stiffness, no forces, weight 1.
+// db60 is a DynamicBone gravity or force, a displacement per 60 Hz step,
+// as the acceleration in m/s² Settings take: the tests' forces were
+// written in DynamicBone's units.
+func db60(v mgl32.Vec3) mgl32.Vec3 { return GravityFromDynamicBone(v, 60) }
+
 func still() Settings {
 	s := DefaultSettings()
 	s.Damping, s.Elasticity, s.Stiffness = 0, 0, 0

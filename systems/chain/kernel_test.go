@@ -22,7 +22,7 @@ func onePendulum(t *testing.T, s Settings) (*testRig, Particles, *Chain) {
 func TestIntegrateVerletByHand(t *testing.T) {
 	s := still()
 	s.Damping, s.Inert, s.Friction = 0.2, 0.5, 0.3
-	s.Gravity = mgl32.Vec3{0, -0.01, 0}
+	s.Gravity = mgl32.Vec3{0, -36, 0} // m/s²: 36/60² = 0.01 m per 60 Hz step
 	r, p, c := onePendulum(t, s)
 	// Turn the root 90° about X so the rest pose no longer hangs along
 	// gravity: none of it is removed.
@@ -55,7 +55,7 @@ func TestIntegrateVerletByHand(t *testing.T) {
 func TestIntegrateVariableStepByHand(t *testing.T) {
 	s := still()
 	s.Damping = 0.2
-	s.Gravity = mgl32.Vec3{0, -0.01, 0}
+	s.Gravity = mgl32.Vec3{0, -36, 0} // 0.01 m per 60 Hz step
 	s.Mode = Variable
 	r, p, c := onePendulum(t, s)
 	r.animRot[0] = rotX(90)
@@ -87,7 +87,7 @@ func TestRestGravityRemoved(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := still()
-			s.Gravity = mgl32.Vec3{0, -0.01, 0}
+			s.Gravity = mgl32.Vec3{0, -36, 0} // 0.01 m per 60 Hz step
 			s.Force = mgl32.Vec3{}
 			r := line(1, 1)
 			pool, c := r.build(t, Desc{Settings: s})

@@ -16,7 +16,7 @@ import (
 // two, a moving and turning character and a collider in the way.
 func TestInFunctionsMatchTheViewKernels(t *testing.T) {
 	s := DefaultSettings()
-	s.Gravity, s.Radius, s.Stiffness, s.Friction = mgl32.Vec3{0, -0.01, 0}, 0.03, 0.2, 0.3
+	s.Gravity, s.Radius, s.Stiffness, s.Friction = db60(mgl32.Vec3{0, -0.01, 0}), 0.03, 0.2, 0.3
 	d := Desc{Settings: s, EndLength: 1, Colliders: []int32{0}}
 	ra, rb := line(5, 0.2), line(5, 0.2)
 	poolA, ca := ra.build(t, d)
@@ -154,7 +154,7 @@ func TestPrepareChainsMatchesPrepare(t *testing.T) {
 	descs := [2]Desc{{Root: 1, EndLength: 1}, {Root: 5}}
 	for k := range descs {
 		s := DefaultSettings()
-		s.Gravity, s.Stiffness = mgl32.Vec3{0, -0.01, 0}, 0.2
+		s.Gravity, s.Stiffness = db60(mgl32.Vec3{0, -0.01, 0}), 0.2
 		if k == 0 {
 			s.Teleport, s.Freeze = TeleportKeep, FreezeX
 		}

@@ -165,11 +165,29 @@ func prepare(v *prepView, c *Chain, pose *Pose, f *object) int {
 			g = mgl32.Vec3{g[0] - float32(g[0]*k), g[1] - float32(g[1]*k), g[2] - float32(g[2]*k)}
 		}
 	}
-	c.force = g.Add(s.Force).Mul(c.scale)
+	// Gravity and Force are accelerations (m/s²); the step adds their
+	// displacement over one step of 1/UpdateRate, a·h², DynamicBone's
+	// per-step unit (see forceStep).
+	c.force = g.Add(s.Force).Mul(c.scale * forceStep(clock.Rate, f.Dt, c.variable))
 	if !mathx.Vec3Finite(c.force) {
 		c.force = mgl32.Vec3{}
 	}
 	return steps
+}
+
+// forceStep is h², the square of the step length in seconds that turns an
+// acceleration into the displacement the step adds (a·h²: DynamicBone's
+// per-step units): h = 1/rate, or in Fixed mode at rate 0 (one step per
+// frame) the frame's dt. In Variable mode the rate is never 0 here
+// (Prepare puts DefaultUpdateRate in its place), and the step scales the
+// displacement to its own length (forceScale). It is worked out in
+// Prepare, a division per chain and frame, not per step, so that an edit
+// of UpdateRate or Mode takes effect at once, as the clock's does.
+func forceStep(rate, dt float32, variable bool) float32 {
+	if !variable && !(rate > 0 && rate <= math.MaxFloat32) { // as Clock.Fixed: one step per frame
+		return dt * dt
+	}
+	return 1 / (rate * rate)
 }
 
 // prepareAnim reads what Prepare keeps of the animated pose: the root's
@@ -269,12 +287,13 @@ func (c *Chain) isTeleport(move mgl32.Vec3, cur mgl32.Quat) bool {
 	if d := s.TeleportDistance; d > 0 && mathx.Dot(move, move) > d*d {
 		return true
 	}
-	a := s.TeleportAngle
+	a := s.TeleportAngleDegrees
 	if !(a > 0) {
 		return false
 	}
 	if a != c.turnAngle {
-		c.turnAngle, c.turnCos = a, float32(math.Cos(float64(a)/2))
+		// Half the angle, in radians: degrees × π/360.
+		c.turnAngle, c.turnCos = a, float32(math.Cos(float64(a)*(math.Pi/360)))
 	}
 	// The angle between two rotations is 2 acos(|a·b|).
 	prev := &c.objRot

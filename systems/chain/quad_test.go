@@ -54,8 +54,8 @@ func newQuadLanesWith(t *testing.T, mode StepMode, plane bool, tweak func(s int,
 		k := float32(s) / 2
 		set.Damping, set.Elasticity, set.Stiffness = 0.05+float32(0.05*k), 0.02*k, 0.1*k
 		set.Inert, set.Friction, set.Radius = 0.2*k, 0.3, 0.02+float32(0.01*k)
-		set.Gravity = mgl32.Vec3{0, -0.004 * (k + 1), 0}
-		set.Force = mgl32.Vec3{0.001 * k, 0, 0}
+		set.Gravity = db60(mgl32.Vec3{0, -0.004 * (k + 1), 0})
+		set.Force = db60(mgl32.Vec3{0.001 * k, 0, 0})
 		if tweak != nil {
 			tweak(s, &set)
 		}
@@ -402,7 +402,7 @@ func FuzzQuadMatchesStepsIn(f *testing.F) {
 			k := float32(s+1) / LaneCount
 			set.Damping, set.Elasticity, set.Stiffness = damping*k, elasticity*k, stiffness*k
 			set.Friction, set.Radius = friction, radius*k
-			set.Gravity = mgl32.Vec3{0, gravity * k, 0}
+			set.Gravity = db60(mgl32.Vec3{0, gravity * k, 0})
 			if flags&4 != 0 && s%2 == 1 {
 				// Parameters per particle in the odd lanes.
 				set.Curves = &Curves{Damping: Curve{{0, 1}, {1, 0.5}}, Radius: Curve{{0, 0.5}, {1, 1.5}}, Friction: Curve{{0, 1}, {1, 0}}}

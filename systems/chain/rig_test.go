@@ -54,8 +54,8 @@ func newStress(t testing.TB, mode StepMode) *stress {
 	s.shapes = make([]collide.Shape, len(s.descs))
 	set := DefaultSettings()
 	set.Mode = mode
-	set.Gravity = mgl32.Vec3{0, -0.005, 0}
-	set.Force = mgl32.Vec3{0, 0, 0.002}
+	set.Gravity = db60(mgl32.Vec3{0, -0.005, 0})
+	set.Force = db60(mgl32.Vec3{0, 0, 0.002})
 	set.Radius, set.Friction, set.Inert = 0.02, 0.2, 0.1
 	s.chains = make([]Chain, len(roots))
 	for i, r := range roots {

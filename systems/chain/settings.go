@@ -1,8 +1,6 @@
 package chain
 
 import (
-	"math"
-
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/internal/check"
@@ -47,14 +45,21 @@ const (
 
 // Defaults of Settings.
 const (
-	DefaultUpdateRate       = 60
-	DefaultTeleportDistance = 1           // world units (metres)
-	DefaultTeleportAngle    = math.Pi / 4 // radians (45 degrees)
-	DefaultDisableDistance  = 0           // off
-	DefaultWeight           = 1           // full simulation
-	MaxSubStepsLimit        = 64          // the largest MaxSubSteps Validate accepts
-	settingsType            = "chain.Settings"
+	DefaultUpdateRate           = 60
+	DefaultTeleportDistance     = 1  // metres
+	DefaultTeleportAngleDegrees = 45 // degrees
+	DefaultDisableDistance      = 0  // off
+	DefaultWeight               = 1  // full simulation
+	MaxSubStepsLimit            = 64 // the largest MaxSubSteps Validate accepts
+	settingsType                = "chain.Settings"
 )
+
+// MinTeleportAngleDegrees is the smallest TeleportAngleDegrees other than 0
+// (off) that Validate accepts. A turn of a few degrees in one frame is
+// ordinary turning (4° a frame is 240°/s at 60 fps), and every angle in
+// radians up to a half turn (π) is below it, so a value given in radians
+// by mistake is rejected instead of resetting the chain on every turn.
+const MinTeleportAngleDegrees = 4
 
 // Settings are a chain's tunable parameters. They may be edited at run time;
 // call Refresh afterwards so that the per-particle values follow.
@@ -81,12 +86,18 @@ type Settings struct {
 	// another in its place, then call Refresh on each).
 	Curves *Curves
 
-	// Gravity and Force are in DynamicBone's units: the displacement they add
-	// per step at UpdateRate, times the object scale. The part of Gravity
-	// that already acts on the rest pose (its projection on the rest
-	// direction of gravity: Gravity seen from the root bone's rest rotation
-	// in the character's space, turned with the root's animation; not, as
-	// in DynamicBone, from its world rotation at start) is removed.
+	// Gravity and Force are accelerations in m/s², in world space, each
+	// component finite (default zero): Gravity {0, -9.81, 0} is Earth's.
+	// The part of Gravity that already acts on the rest pose (its
+	// projection on the rest direction of gravity: Gravity seen from the
+	// root bone's rest rotation in the character's space, turned with the
+	// root's animation; not, as in DynamicBone, from its world rotation at
+	// start) is removed, so a chain hanging in its rest pose does not sag
+	// further; Force acts in full. Both are multiplied by the object scale,
+	// as DynamicBone does, so that a character scaled by k swings like a
+	// scaled copy (lengths and accelerations both times k keep the
+	// periods). DynamicBone's values (a displacement per step at its
+	// update rate) convert with GravityFromDynamicBone.
 	Gravity, Force mgl32.Vec3
 
 	Weight float32 // blend: 0 = animated pose, 1 = full simulation
@@ -97,11 +108,14 @@ type Settings struct {
 	// needs a higher cap at low frame rates: 240 Hz at 30 fps is 8 steps.
 	MaxSubSteps int
 
-	// Teleport: a character move longer than TeleportDistance, or a turn
-	// larger than TeleportAngle (radians), in one frame is a jump (what the
-	// chain then does: Teleport, below); 0 disables the test.
-	TeleportDistance float32
-	TeleportAngle    float32
+	// Teleport: a character move longer than TeleportDistance (metres,
+	// >= 0, default 1), or a turn larger than TeleportAngleDegrees
+	// (degrees, 0 or MinTeleportAngleDegrees..180, default 45), in one
+	// frame is a jump (what the chain then does: Teleport, below); 0
+	// disables either test. The angle is compared through the cosine of
+	// its half, worked out once per value, not per frame.
+	TeleportDistance     float32
+	TeleportAngleDegrees float32
 
 	// DisableDistance > 0 stops the simulation while the character is farther
 	// than this from Frame.Reference; particles are reset when it comes back.
@@ -111,6 +125,21 @@ type Settings struct {
 	Freeze   FreezeAxis
 	Mode     StepMode // how frame time becomes steps; UpdateRate is their rate
 	Teleport TeleportMode
+}
+
+// GravityFromDynamicBone converts a DynamicBone gravity or force, given as
+// the displacement it adds per step at updateRate steps per second (times
+// the object scale), into the acceleration in m/s² Settings.Gravity and
+// Settings.Force take: v × updateRate². An updateRate of 0 or less
+// (DynamicBone's one step per frame) counts as DefaultUpdateRate, 60.
+// DynamicBone's {0, -0.003, 0} at 60 Hz is {0, -10.8, 0}; Prepare turns it
+// back into 0.003 per 60 Hz step (to within a rounding of the last bit).
+func GravityFromDynamicBone(v mgl32.Vec3, updateRate float32) mgl32.Vec3 {
+	r := float64(updateRate)
+	if !(r > 0) {
+		r = DefaultUpdateRate
+	}
+	return mgl32.Vec3{float32(float64(v[0]) * r * r), float32(float64(v[1]) * r * r), float32(float64(v[2]) * r * r)}
 }
 
 // DefaultSettings returns defaults that look right on a walking
@@ -125,17 +154,18 @@ type Settings struct {
 func DefaultSettings() Settings {
 	return Settings{
 		Damping: 0.04, Elasticity: 0.1, Stiffness: 0.1, Inert: 0.7,
-		Weight:           DefaultWeight,
-		UpdateRate:       DefaultUpdateRate,
-		TeleportDistance: DefaultTeleportDistance,
-		TeleportAngle:    DefaultTeleportAngle,
-		DisableDistance:  DefaultDisableDistance,
+		Weight:               DefaultWeight,
+		UpdateRate:           DefaultUpdateRate,
+		TeleportDistance:     DefaultTeleportDistance,
+		TeleportAngleDegrees: DefaultTeleportAngleDegrees,
+		DisableDistance:      DefaultDisableDistance,
 	}
 }
 
 // Validate reports the first non-finite value, unsorted curve, unknown enum
-// value or negative distance as a *check.FieldError. Out-of-range particle
-// parameters are not errors: they are clamped (see Settings).
+// value, negative distance or teleport angle outside its range as a
+// *check.FieldError. Out-of-range particle parameters are not errors: they
+// are clamped (see Settings).
 func (s *Settings) Validate() error {
 	for _, f := range []struct {
 		name string
@@ -173,8 +203,12 @@ func (s *Settings) Validate() error {
 	if err := check.NonNegative(settingsType, "TeleportDistance", s.TeleportDistance); err != nil {
 		return err
 	}
-	if err := check.NonNegative(settingsType, "TeleportAngle", s.TeleportAngle); err != nil {
-		return err
+	if a := s.TeleportAngleDegrees; a != 0 && !(a >= MinTeleportAngleDegrees && a <= 180) {
+		hint := ""
+		if a > 0 && a < MinTeleportAngleDegrees {
+			hint = " (this looks like radians: 45° is 0.785 rad)"
+		}
+		return check.Errorf(settingsType, "TeleportAngleDegrees", a, "must be 0 (off) or in [%d, 180] degrees%s", MinTeleportAngleDegrees, hint)
 	}
 	return check.NonNegative(settingsType, "DisableDistance", s.DisableDistance)
 }

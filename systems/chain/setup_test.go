@@ -3,6 +3,7 @@ package chain
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -230,7 +231,7 @@ func TestValidateNamesTheField(t *testing.T) {
 		{"Mode", func(d *Desc) { d.Settings.Mode = 9 }},
 		{"MaxSubSteps", func(d *Desc) { d.Settings.MaxSubSteps = -1 }},
 		{"MaxSubSteps", func(d *Desc) { d.Settings.MaxSubSteps = MaxSubStepsLimit + 1 }},
-		{"TeleportAngle", func(d *Desc) { d.Settings.TeleportAngle = -1 }},
+		{"TeleportAngleDegrees", func(d *Desc) { d.Settings.TeleportAngleDegrees = -1 }},
 		{"DisableDistance", func(d *Desc) { d.Settings.DisableDistance = nan }},
 	} {
 		d := Desc{Settings: DefaultSettings()}
@@ -245,6 +246,21 @@ func TestValidateNamesTheField(t *testing.T) {
 	bad.Parent = []int32{-1, 2, 1}
 	if err := Build(&Particles{}, &Chain{}, &bad, &Desc{Settings: DefaultSettings()}); err == nil {
 		t.Error("a skeleton with a child before its parent was accepted")
+	}
+	// The teleport angle is 0 (off) or 4..180 degrees; a value of a half
+	// turn or less in radians is rejected with a hint.
+	for _, tc := range []struct {
+		deg  float32
+		ok   bool
+		hint bool
+	}{{0, true, false}, {4, true, false}, {45, true, false}, {180, true, false},
+		{math.Pi / 4, false, true}, {math.Pi, false, true}, {181, false, false}, {-45, false, false}, {nan, false, false}} {
+		d := Desc{Settings: DefaultSettings()}
+		d.Settings.TeleportAngleDegrees = tc.deg
+		err := d.Validate(&r.skel)
+		if (err == nil) != tc.ok || tc.hint != (err != nil && strings.Contains(err.Error(), "radians")) {
+			t.Errorf("TeleportAngleDegrees %v: got %v, want ok %v, radians hint %v", tc.deg, err, tc.ok, tc.hint)
+		}
 	}
 	// Out-of-range values DynamicBone clamps are not errors.
 	d := Desc{Settings: DefaultSettings()}

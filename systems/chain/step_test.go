@@ -100,7 +100,7 @@ func TestCollidersNeverPenetratedWhenCulled(t *testing.T) {
 	r := line(8, 0.12)
 	s := still()
 	s.Damping, s.Stiffness, s.Radius = 0.03, 0.02, 0.02
-	s.Force = mgl32.Vec3{0, -0.004, 0}
+	s.Force = db60(mgl32.Vec3{0, -0.004, 0})
 	s.UpdateRate = 0 // a step every frame: a skipped one does not collide
 	pool, c := r.build(t, Desc{EndLength: 0.5, Colliders: use, Settings: s})
 	p := c.Particles(pool)
@@ -206,7 +206,7 @@ func TestSkipUpdateCarriesAndLimits(t *testing.T) {
 	}{{"carried", 0}, {"stiffness 1", 1}} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := still()
-			s.Damping, s.Stiffness, s.Force = 0.05, tc.stiffness, mgl32.Vec3{0.01, 0, 0.005}
+			s.Damping, s.Stiffness, s.Force = 0.05, tc.stiffness, GravityFromDynamicBone(mgl32.Vec3{0.01, 0, 0.005}, 30)
 			s.UpdateRate = 30
 			r := line(4, 0.25)
 			pool, c := r.build(t, Desc{Settings: s})

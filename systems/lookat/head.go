@@ -17,7 +17,9 @@ type HeadSettings struct {
 	Forward, Up mgl32.Vec3
 
 	// MaxTurnDegrees limits the angle between the look direction and the
-	// rest forward. Values of 180 or more mean no limit.
+	// rest forward, in degrees, 0 or more (default 60); 180 or more means
+	// no limit. Its sine and cosine are worked out once, when the head is
+	// prepared.
 	MaxTurnDegrees float32
 
 	// Speed is the damping rate in 1/s of the rotation toward the clamped

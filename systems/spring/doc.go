@@ -71,10 +71,12 @@
 //     is the same limit given to every joint. The limit frame is the
 //     joint's rest frame turned by the shortest arc that takes +Y onto the
 //     bone axis (the draft's half turn about +X for an axis of exactly -Y),
-//     then by Limit.Rotation. Cone: the tail stays within Angle of +Y. Hinge: the
-//     tail stays in the Y-Z plane within Angle of +Y. Spherical: writing the
-//     direction as Rx(phi)·Rz(theta)·(0,1,0), |phi| <= Phi and
-//     |theta| <= Theta, each clamped on its own.
+//     then by Limit.Rotation. Cone: the tail stays within AngleDegrees of
+//     +Y. Hinge: the tail stays in the Y-Z plane within AngleDegrees of
+//     +Y. Spherical: writing the direction as Rx(pitch)·Rz(yaw)·(0,1,0),
+//     |pitch| <= PitchDegrees and |yaw| <= YawDegrees, each clamped on its
+//     own. The angles are degrees; the kernel keeps their cosines and
+//     sines, worked out when the chain is built.
 //   - StrictCollision (off by default): the reference pushes a tail to the
 //     collider's surface and then restores the bone length, which can pull
 //     it back in when the head is near the collider. With the option, a

@@ -14,9 +14,19 @@ type LimitKind uint8
 
 const (
 	NoLimit        LimitKind = iota
-	ConeLimit                // the tail stays within Angle of the rest direction
-	HingeLimit               // the tail turns only about the limit's X axis, within Angle
-	SphericalLimit           // Phi about the limit's X axis, Theta about its Z axis
+	ConeLimit                // the tail stays within AngleDegrees of the rest direction
+	HingeLimit               // the tail turns only about the limit's X axis, within AngleDegrees
+	SphericalLimit           // PitchDegrees about the limit's X axis, YawDegrees about its Z axis
+)
+
+// The largest angles a Limit accepts, in degrees: a cone or hinge of
+// AngleDegrees 180 and a spherical limit of PitchDegrees 180 leave the
+// tail free in every direction the kind allows, and YawDegrees 90 leaves
+// it free out of the Y-Z plane.
+const (
+	MaxLimitAngleDegrees = 180
+	MaxLimitPitchDegrees = 180
+	MaxLimitYawDegrees   = 90
 )
 
 // Limit restricts the direction from a joint to its tail. Its frame is the
@@ -24,19 +34,32 @@ const (
 // axis (for an axis of exactly -Y, the half turn about +X), then by
 // Rotation: +Y of the limit frame is the rest direction. This is
 // VRMC_springBone_limit's frame, so a file's limit carries over as it is.
-// Angles are radians; as the draft prescribes, Angle and Phi above π count
-// as π and Theta above π/2 counts as π/2.
+//
+// Angles are in degrees, as every angle in the public API is. The draft
+// stores radians and lets angles above π (π/2 for yaw) count as π (π/2);
+// the glTF loader converts and clamps them into the ranges below, which
+// Validate enforces. The kernel works with their cosines and sines,
+// computed once when the chain is built.
 type Limit struct {
-	Kind     LimitKind
-	Angle    float32    // cone and hinge: largest angle from the rest direction
-	Phi      float32    // spherical: largest angle about X (in the Y-Z plane)
-	Theta    float32    // spherical: largest angle about Z (out of the Y-Z plane)
-	Rotation mgl32.Quat // relative rotation of the limit frame; the zero value means none
+	Kind LimitKind
+	// AngleDegrees (cone and hinge) is the largest angle from the rest
+	// direction, 0..180 (0: held on the rest direction; 180: free).
+	AngleDegrees float32
+	// PitchDegrees (spherical) is the largest angle about the limit's X
+	// axis, in its Y-Z plane, 0..180 (the draft's pitch, once phi).
+	PitchDegrees float32
+	// YawDegrees (spherical) is the largest angle about the limit's Z
+	// axis, out of its Y-Z plane, 0..90 (the draft's yaw, once theta).
+	YawDegrees float32
+	// Rotation is the limit frame's rotation relative to the joint's
+	// (see above); the zero value means none.
+	Rotation mgl32.Quat
 }
 
 // Validate reports the first bad field of l as a *check.FieldError of
-// Type "Limit": an unknown Kind, a negative or non-finite angle of its
-// kind, or a non-zero Rotation further than 1e-3 from unit length.
+// Type "Limit": an unknown Kind, an angle of its kind outside its range
+// (above) or not finite, or a non-zero Rotation further than 1e-3 from
+// unit length.
 func (l *Limit) Validate() error { return l.validate("Limit", "") }
 
 func (l *Limit) validate(typ, field string) error {
@@ -53,13 +76,13 @@ func (l *Limit) validate(typ, field string) error {
 		return nil
 	}
 	if l.Kind == SphericalLimit {
-		if err := check.NonNegative(typ, name("Phi"), l.Phi); err != nil {
+		if err := check.Range(typ, name("PitchDegrees"), l.PitchDegrees, 0, MaxLimitPitchDegrees); err != nil {
 			return err
 		}
-		if err := check.NonNegative(typ, name("Theta"), l.Theta); err != nil {
+		if err := check.Range(typ, name("YawDegrees"), l.YawDegrees, 0, MaxLimitYawDegrees); err != nil {
 			return err
 		}
-	} else if err := check.NonNegative(typ, name("Angle"), l.Angle); err != nil {
+	} else if err := check.Range(typ, name("AngleDegrees"), l.AngleDegrees, 0, MaxLimitAngleDegrees); err != nil {
 		return err
 	}
 	if l.Rotation != (mgl32.Quat{}) {
@@ -75,8 +98,8 @@ func (l *Limit) validate(typ, field string) error {
 type limit struct {
 	kind   LimitKind
 	frame  q4      // limit frame in the joint's rest space
-	ca, sa float32 // cone/hinge: cos, sin of Angle; spherical: of Phi
-	st     float32 // spherical: sin Theta
+	ca, sa float32 // cone/hinge: cos, sin of AngleDegrees; spherical: of PitchDegrees
+	st     float32 // spherical: sin of YawDegrees
 }
 
 func prepareLimit(l *Limit, tail mgl32.Vec3) limit {
@@ -90,13 +113,15 @@ func prepareLimit(l *Limit, tail mgl32.Vec3) limit {
 	}
 	f := mathx.Mul(limitAxisRotation(tail), rot)
 	p.frame = ldq(&f)
-	a := l.Angle
+	// Degrees to radians, once, in float64; clamped as the draft clamps
+	// (for a Limit that skipped Validate).
+	a := l.AngleDegrees
 	if l.Kind == SphericalLimit {
-		a = l.Phi
-		p.st = float32(math.Sin(float64(min(l.Theta, math.Pi/2))))
+		a = l.PitchDegrees
+		p.st = float32(math.Sin(radians(min(l.YawDegrees, MaxLimitYawDegrees))))
 	}
-	a = min(a, math.Pi)
-	p.ca, p.sa = float32(math.Cos(float64(a))), float32(math.Sin(float64(a)))
+	a = min(a, MaxLimitAngleDegrees)
+	p.ca, p.sa = float32(math.Cos(radians(a))), float32(math.Sin(radians(a)))
 	return p
 }
 
@@ -173,3 +198,6 @@ func clampArc(y, z, ca, sa float32) (float32, float32, bool) {
 	}
 	return ca, sa, false
 }
+
+// radians converts degrees to radians in float64.
+func radians(deg float32) float64 { return float64(deg) * (math.Pi / 180) }

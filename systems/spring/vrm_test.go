@@ -385,19 +385,18 @@ func TestVRMVirtualTail(t *testing.T) {
 func TestVRMLimits(t *testing.T) {
 	// One joint along +Y, gravity pulling along (1, -0.2, 1): the tail
 	// direction is clamped by each limit.
-	deg := func(a float64) float32 { return float32(a * math.Pi / 180) }
 	cases := []struct {
 		name  string
 		limit Limit
 		check func(u mgl32.Vec3) bool // u: unit tail direction (limit frame = world here)
 	}{
-		{"cone 30°", Limit{Kind: ConeLimit, Angle: deg(30)}, func(u mgl32.Vec3) bool {
+		{"cone 30°", Limit{Kind: ConeLimit, AngleDegrees: 30}, func(u mgl32.Vec3) bool {
 			return u[1] >= float32(math.Cos(math.Pi/6))-1e-5
 		}},
-		{"hinge 45°", Limit{Kind: HingeLimit, Angle: deg(45)}, func(u mgl32.Vec3) bool {
+		{"hinge 45°", Limit{Kind: HingeLimit, AngleDegrees: 45}, func(u mgl32.Vec3) bool {
 			return math.Abs(float64(u[0])) < 1e-5 && u[1] >= float32(math.Cos(math.Pi/4))-1e-5
 		}},
-		{"spherical 20°/40°", Limit{Kind: SphericalLimit, Phi: deg(20), Theta: deg(40)}, func(u mgl32.Vec3) bool {
+		{"spherical 20°/40°", Limit{Kind: SphericalLimit, PitchDegrees: 20, YawDegrees: 40}, func(u mgl32.Vec3) bool {
 			phi := math.Atan2(float64(u[2]), float64(u[1]))
 			return math.Abs(float64(u[0])) <= math.Sin(40*math.Pi/180)+1e-5 && math.Abs(phi) <= 20*math.Pi/180+1e-4
 		}},
@@ -429,28 +428,29 @@ func TestVRMLimits(t *testing.T) {
 // A limit on a bone pointing exactly -Y (a hair bone with the identity
 // rotation and its child straight below, the common case) turns its frame
 // as VRMC_springBone_limit requires: +Y onto -Y by the half turn about +X,
-// then by the limit's rotation. Hand-worked: a cone of 0.2 rad turned
-// 0.6 rad about X has its axis at Rx(π)·Rx(0.6)·(0, 1, 0) =
-// (0, -cos 0.6, -sin 0.6), back and down; gravity straight down (0.6 rad
-// from that axis) holds the tail on the cone's edge nearest -Y, at
-// (0, -cos 0.4, -sin 0.4). A half turn about Z instead (the shortest-arc
+// then by the limit's rotation. Hand-worked: a cone of 12° turned 36°
+// about X has its axis at Rx(180°)·Rx(36°)·(0, 1, 0) =
+// (0, -cos 36°, -sin 36°), back and down; gravity straight down (36° from
+// that axis) holds the tail on the cone's edge nearest -Y, at
+// (0, -cos 24°, -sin 24°). A half turn about Z instead (the shortest-arc
 // construction's choice) would tilt the cone forward, to +Z.
 func TestVRMLimitFrameOnADownwardBone(t *testing.T) {
-	cone := Limit{Kind: ConeLimit, Angle: 0.2, Rotation: mgl32.QuatRotate(0.6, mgl32.Vec3{1, 0, 0})}
+	rad := func(deg float64) float64 { return deg * math.Pi / 180 }
+	cone := Limit{Kind: ConeLimit, AngleDegrees: 12, Rotation: mgl32.QuatRotate(float32(rad(36)), mgl32.Vec3{1, 0, 0})}
 	c := straightVRM(t, 1, 0.1, mgl32.Vec3{0, -1, 0}, VRMJointDesc{
 		GravityPower: 2, GravityDir: mgl32.Vec3{0, -1, 0}, DragForce: 0.4, Limit: cone})
 	s := c.NewState()
 	ResetVRM(&s, c, mgl32.Vec3{}, mgl32.QuatIdent(), one, mgl32.Vec3{}, mgl32.QuatIdent())
-	axis := mgl32.Vec3{0, float32(-math.Cos(0.6)), float32(-math.Sin(0.6))}
+	axis := mgl32.Vec3{0, float32(-math.Cos(rad(36))), float32(-math.Sin(rad(36)))}
 	rot := make([]mgl32.Quat, 1)
 	for f := range 300 {
 		StepVRM(rot, &s, c, mgl32.Vec3{}, mgl32.QuatIdent(), one, mgl32.Vec3{}, mgl32.QuatIdent(), nil, 1.0/60)
 		u := s.CurTail[0].Normalize()
-		if a := math.Acos(float64(mathx.Clamp(u.Dot(axis), -1, 1))); a > 0.2+1e-4 {
-			t.Fatalf("frame %d: tail %v is %.4g rad from the cone's axis %v (angle 0.2)", f, u, a, axis)
+		if a := math.Acos(float64(mathx.Clamp(u.Dot(axis), -1, 1))); a > rad(12)+1e-4 {
+			t.Fatalf("frame %d: tail %v is %.4g° from the cone's axis %v (angle 12°)", f, u, a*180/math.Pi, axis)
 		}
 	}
-	want := mgl32.Vec3{0, float32(-math.Cos(0.4)), float32(-math.Sin(0.4))}
+	want := mgl32.Vec3{0, float32(-math.Cos(rad(24))), float32(-math.Sin(rad(24)))}
 	if u := s.CurTail[0].Normalize(); dist(u, want) > 1e-3 {
 		t.Errorf("tail settles at %v, want %v", u, want)
 	}
@@ -536,9 +536,13 @@ func TestVRMChainDescValidate(t *testing.T) {
 		{"Joints[0].DragForce", func(d *VRMChainDesc) { d.Joints[0].DragForce = 1.5 }},
 		{"Joints[0].HitRadius", func(d *VRMChainDesc) { d.Joints[0].HitRadius = -0.1 }},
 		{"Joints[0].GravityDir", func(d *VRMChainDesc) { d.Joints[0].GravityDir[0] = float32(math.Inf(1)) }},
-		{"Joints[0].Limit.Angle", func(d *VRMChainDesc) { d.Joints[0].Limit = Limit{Kind: ConeLimit, Angle: -1} }},
+		{"Joints[0].Limit.AngleDegrees", func(d *VRMChainDesc) { d.Joints[0].Limit = Limit{Kind: ConeLimit, AngleDegrees: -1} }},
+		{"Joints[0].Limit.AngleDegrees", func(d *VRMChainDesc) { d.Joints[0].Limit = Limit{Kind: HingeLimit, AngleDegrees: 181} }},
+		{"Joints[0].Limit.YawDegrees", func(d *VRMChainDesc) {
+			d.Joints[0].Limit = Limit{Kind: SphericalLimit, PitchDegrees: 30, YawDegrees: 91}
+		}},
 		{"Joints[0].Limit.Rotation", func(d *VRMChainDesc) {
-			d.Joints[0].Limit = Limit{Kind: HingeLimit, Angle: 1, Rotation: mgl32.Quat{W: 2}}
+			d.Joints[0].Limit = Limit{Kind: HingeLimit, AngleDegrees: 60, Rotation: mgl32.Quat{W: 2}}
 		}},
 		{"Joints[0].Limit.Kind", func(d *VRMChainDesc) { d.Joints[0].Limit.Kind = 9 }},
 		{"FixedStep", func(d *VRMChainDesc) { d.FixedStep = -1 }},
