@@ -12,6 +12,7 @@ import (
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/check"
 	"github.com/sway-anim/sway/internal/mathx"
+	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/systems"
 	"github.com/sway-anim/sway/systems/breath"
 )
@@ -131,14 +132,14 @@ func BreathFor(skel *Skeleton) BreathSettings {
 	}
 	for i := range s.Segments {
 		s.Segments[i] = BreathSegment{
-			Bone:          boneByNames(skel, breathNames.segments[i]),
+			Bone:          boneByNames(skel.r, breathNames.segments[i]),
 			InhaleDegrees: breath.DefaultAngles[i][0],
 			ExhaleDegrees: breath.DefaultAngles[i][1],
 		}
 	}
 	for side := range s.Shoulders {
-		if s.Shoulders[side] = boneByNames(skel, breathNames.shoulders[side]); s.Shoulders[side] == "" {
-			s.Shoulders[side] = boneByNames(skel, breathNames.upperArms[side])
+		if s.Shoulders[side] = boneByNames(skel.r, breathNames.shoulders[side]); s.Shoulders[side] == "" {
+			s.Shoulders[side] = boneByNames(skel.r, breathNames.upperArms[side])
 		}
 	}
 	return s
@@ -146,7 +147,7 @@ func BreathFor(skel *Skeleton) BreathSettings {
 
 // boneByNames returns the skeleton's name of the first candidate it has,
 // compared without case, or "".
-func boneByNames(skel *Skeleton, candidates []string) string {
+func boneByNames(skel *rig.Skeleton, candidates []string) string {
 	for _, c := range candidates {
 		for i := 0; i < skel.NumBones(); i++ {
 			if name := skel.BoneName(i); strings.EqualFold(name, c) {
@@ -161,7 +162,7 @@ const breathType = "BreathSettings"
 
 // breathSettings resolves s against skel: bone names to indices, axes
 // chosen from the rest pose. Field errors name BreathSettings' fields.
-func breathSettings(skel *Skeleton, s *BreathSettings) (breath.Settings, error) {
+func breathSettings(skel *rig.Skeleton, s *BreathSettings) (breath.Settings, error) {
 	out := breath.Settings{
 		Shoulders:      [2]int32{-1, -1},
 		InhaleDuration: s.InhaleDuration,
@@ -301,7 +302,7 @@ func (f BreathFeature) Add(e ecs.Entity, s BreathSettings) (Breath, error) {
 }
 
 // resolveBreath validates s and resolves it against skel.
-func resolveBreath(skel *Skeleton, s *BreathSettings) (components.Breath, components.BreathSettings, error) {
+func resolveBreath(skel *rig.Skeleton, s *BreathSettings) (components.Breath, components.BreathSettings, error) {
 	ks, err := breathSettings(skel, s)
 	if err != nil {
 		return components.Breath{}, components.BreathSettings{}, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/check"
+	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/systems"
 )
 
@@ -24,15 +25,19 @@ func (w *World) AddCharacter(skel *Skeleton, root Transform) (ecs.Entity, error)
 }
 
 func (w *World) addCharacter(skel *Skeleton, root Transform) (ecs.Entity, error) {
-	if skel == nil {
-		return ecs.Entity{}, check.Errorf("AddCharacter", "Skeleton", nil, "a character needs a skeleton")
+	if skel == nil || skel.r == nil {
+		return ecs.Entity{}, check.Errorf("AddCharacter", "Skeleton", nil, "a character needs a skeleton (from NewSkeleton or AddRig)")
 	}
 	r, err := validRoot("AddCharacter", root)
 	if err != nil {
 		return ecs.Entity{}, err
 	}
 	w.life.Reclaim(w.ecs) // reuse what characters removed with arche's calls left
-	id := w.reg.Add(skel)
+	id := w.reg.Add(skel.r)
+	if w.skeletons == nil {
+		w.skeletons = map[*rig.Skeleton]*Skeleton{}
+	}
+	w.skeletons[skel.r] = skel
 	n := int32(skel.NumBones())
 	first := w.pool.Alloc(n)
 	pose := components.Pose{Skeleton: id, First: first, Count: n}
@@ -41,7 +46,7 @@ func (w *World) addCharacter(skel *Skeleton, root Transform) (ecs.Entity, error)
 	copy(w.pool.LocalScale[first:first+n], skel.RestScale())
 	pose.MarkAllDirty()
 	rc := components.Root{Transform: r}
-	systems.Sync(w.pool, skel, &pose, &rc)
+	systems.Sync(w.pool, skel.r, &pose, &rc)
 	e := w.chars.NewWith(&pose, &rc)
 	w.maxChar = max(w.maxChar, e.ID())
 	return e, nil
@@ -156,7 +161,7 @@ func (w *World) Skeleton(e ecs.Entity) (*Skeleton, error) {
 	if err != nil {
 		return nil, err
 	}
-	return w.reg.Skeletons[p.Skeleton], nil
+	return w.skeletons[w.reg.Skeletons[p.Skeleton]], nil
 }
 
 // BoneWorld returns the world transform of one bone as of the last Step

@@ -10,6 +10,7 @@ import (
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/check"
 	"github.com/sway-anim/sway/internal/mathx"
+	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/systems/ik"
 )
 
@@ -73,7 +74,7 @@ func IKLimbFor(skel *Skeleton, upper, middle, end string) (IKLimb, error) {
 const ikType = "IKLimb"
 
 // ikLimb checks l against skel and returns the component's limb.
-func ikLimb(skel *Skeleton, i int, l *IKLimb) (components.IKLimb, error) {
+func ikLimb(skel *rig.Skeleton, i int, l *IKLimb) (components.IKLimb, error) {
 	f := fmt.Sprintf("limbs[%d].", i)
 	out := components.IKLimb{Settings: ik.TwoBoneSettings{MidAxis: l.MidAxis, Soften: l.Soften, Weight: l.Weight}, TargetRot: mgl32.QuatIdent()}
 	for k, b := range l.Bones {

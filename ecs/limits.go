@@ -5,6 +5,7 @@ import (
 
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/check"
+	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/systems/anim"
 )
 
@@ -39,7 +40,7 @@ func (w *World) boneScaleFits(p *components.Pose, bone int, scale mgl32.Vec3) er
 // of skel beyond check.MaxModelScale relative to the root. A blend is a
 // weighted mean of each clip's keys or, where a clip has none, the rest
 // scale, so a bone's scale never exceeds the largest of those.
-func animScaleFits(skel *Skeleton, bs *anim.BlendSpace, space BlendSpaceID) error {
+func animScaleFits(skel *rig.Skeleton, bs *anim.BlendSpace, space BlendSpaceID) error {
 	rest := skel.RestScale()
 	b, prod := skel.ScaleBoundExceeded(func(b int) float32 {
 		m := check.MaxAbs(rest[b])

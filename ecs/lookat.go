@@ -11,6 +11,7 @@ import (
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/check"
 	"github.com/sway-anim/sway/internal/mathx"
+	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/systems/lookat"
 )
 
@@ -81,9 +82,9 @@ func LookAtFor(skel *Skeleton) LookAtSettings {
 	if skel == nil {
 		return s
 	}
-	s.HeadBone = boneByNames(skel, lookAtNames.head)
+	s.HeadBone = boneByNames(skel.r, lookAtNames.head)
 	for i := range s.Eyes {
-		s.Eyes[i].Bone = boneByNames(skel, lookAtNames.eyes[i])
+		s.Eyes[i].Bone = boneByNames(skel.r, lookAtNames.eyes[i])
 	}
 	return s
 }
@@ -100,12 +101,12 @@ func relabelFieldError(err error, typ, prefix string) error {
 }
 
 // isBoneAncestor reports whether a is a proper ancestor of b.
-func isBoneAncestor(skel *Skeleton, a, b int) bool {
+func isBoneAncestor(skel *rig.Skeleton, a, b int) bool {
 	return a < b && b < int(skel.SubtreeEnd(a))
 }
 
 // lookAtComponent resolves s against skel.
-func lookAtComponent(skel *Skeleton, s *LookAtSettings) (components.LookAt, error) {
+func lookAtComponent(skel *rig.Skeleton, s *LookAtSettings) (components.LookAt, error) {
 	c := components.LookAt{EyeBones: [2]int32{-1, -1}, EyesConverge: s.EyesConverge, Control: components.Control{Weight: 1}}
 	head := skel.Index(s.HeadBone)
 	if head < 0 {

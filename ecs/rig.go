@@ -1,7 +1,10 @@
 package sway
 
 import (
+	"errors"
 	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/mlange-42/arche/ecs"
 
@@ -10,35 +13,139 @@ import (
 	"github.com/sway-anim/sway/internal/rig"
 )
 
-// Rig is a character read from a glTF 2.0 or VRM file: its skeleton, VRM
-// spring bones, colliders and humanoid bone map, as plain data. Rig.HumanBone
-// maps a VRM humanoid name ("head", "leftEye", …) to the bone's name.
-type Rig = gltfrig.Rig
+// Rig is a character read from a glTF 2.0 or VRM file by LoadRig: its
+// skeleton, VRM spring bones, colliders and humanoid bone map, as plain
+// data independent of any world. Bones are named by node names (made
+// unique and generated where missing). Edit it before the first AddRig,
+// not after (see AddRig).
+type Rig struct {
+	// Skeleton is the file's node hierarchy: every node, rest transforms
+	// in metres as the file has them.
+	Skeleton SkeletonDesc
+	// Colliders are the file's spring-bone colliders, each on a bone.
+	Colliders []RigCollider
+	// Springs are the file's spring-bone chains, in file order (VRM 0.x
+	// bone groups expanded into one spring per chain).
+	Springs []RigSpring
+	// Humanoid maps VRM humanoid bone names ("hips", "head", "leftEye",
+	// …, as the file's VRM version names them) to bone names; see
+	// HumanBone.
+	Humanoid map[string]string
+	Version  RigVersion
+	// SceneBone is the bone that stands for the scene when a spring's
+	// first joint is a scene root (a node without a parent, as in
+	// three-vrm's spring bone examples), "" when there is none. The loader
+	// adds it, named "(scene)" (made unique), as the parent of every root
+	// bone with the identity as its rest transform: every bone keeps its
+	// model-space rest pose, and such a spring hangs from the character's
+	// root as three-vrm hangs it from the scene.
+	SceneBone string
+	// Warnings lists what was read but left out: unknown spec versions, a
+	// 0.x extension next to 1.0 ones, extended colliders that fell back,
+	// limits not read or limiting nothing, and what AddRig will leave out.
+	Warnings []string
+}
 
-// RigSpring is one spring-bone chain of a Rig.
-type RigSpring = gltfrig.Spring
+// RigCollider is a collider of a Rig on one of its bones, in that bone's
+// space (metres).
+type RigCollider struct {
+	Bone  string
+	Shape ColliderDesc
+}
 
-// RigJoint is one joint of a RigSpring with its settings.
-type RigJoint = gltfrig.Joint
+// RigSpring is one spring-bone chain of a Rig: joints from root to tip,
+// each joint's bone the child of the previous joint's bone.
+type RigSpring struct {
+	Name   string
+	Joints []RigJoint
+	// Colliders indexes Rig.Colliders: the spring's collider groups
+	// flattened, in group order, each collider once.
+	Colliders []int
+	// Center is the bone whose space the inertia lives in; "" for world.
+	Center string
+	// VirtualTail is 0 when the last joint is only the tail of the chain
+	// (VRM 1.0: its settings are unused and it does not rotate). When > 0
+	// the last joint swings too, with a virtual tail this long in metres
+	// (VRM 0.x: 0.07).
+	VirtualTail float32
+}
 
-// RigCollider is a collider of a Rig on one of its bones.
-type RigCollider = gltfrig.Collider
+// RigJoint is one joint of a RigSpring with its settings, as the file
+// gives them (see VRMJointSettings for units and ranges).
+type RigJoint struct {
+	Bone         string
+	Stiffness    float32
+	GravityPower float32
+	GravityDir   mgl32.Vec3 // model space of the loaded rig (+Z forward)
+	DragForce    float32
+	HitRadius    float32 // metres in the joint bone's rest frame
+	// Limit is the joint's angle limit (VRMC_springBone_limit, angles in
+	// degrees); Kind NoLimit when it has none.
+	Limit VRMLimit
+}
 
 // RigVersion says which VRM extensions a file carried.
-type RigVersion = gltfrig.Version
+type RigVersion uint8
 
 // The versions of RigVersion.
 const (
-	RigGLTF = gltfrig.VersionNone // a skeleton only
-	RigVRM0 = gltfrig.VersionVRM0 // VRM 0.x secondaryAnimation
-	RigVRM1 = gltfrig.VersionVRM1 // VRMC_springBone
+	RigGLTF RigVersion = iota // plain glTF: a skeleton only
+	RigVRM0                   // VRM 0.x: extensions.VRM, secondaryAnimation
+	RigVRM1                   // VRM 1.0: VRMC_vrm, VRMC_springBone
 )
+
+func (v RigVersion) String() string { return gltfrig.Version(v).String() }
+
+// HumanBone returns the bone of a VRM humanoid bone ("hips", "head",
+// "leftEye", …, as the file's VRM version names them), or "" when the
+// file maps none. Breathing and look-at settings can be filled from it
+// without typing the model's own bone names.
+func (r *Rig) HumanBone(name string) string {
+	if r == nil {
+		return ""
+	}
+	return r.Humanoid[name]
+}
 
 // RigLoadError is a file LoadRig rejected after noting warnings about it
 // (an extended collider it fell back from, a version it did not know,
 // …): it carries them with the rejection, a *FieldError that errors.As
 // finds through it.
-type RigLoadError = gltfrig.LoadError
+type RigLoadError struct {
+	Err      error    // the rejection
+	Warnings []string // noted before it, in order
+}
+
+func (e *RigLoadError) Error() string {
+	return (&gltfrig.LoadError{Err: e.Err, Warnings: e.Warnings}).Error()
+}
+
+// Unwrap returns the rejection.
+func (e *RigLoadError) Unwrap() error { return e.Err }
+
+// rigOf returns the loader's rig as the facade gives it.
+func rigOf(g *gltfrig.Rig) *Rig {
+	r := &Rig{
+		Skeleton:  skeletonDescOf(g.Skeleton),
+		Colliders: make([]RigCollider, len(g.Colliders)),
+		Springs:   make([]RigSpring, len(g.Springs)),
+		Humanoid:  g.Humanoid,
+		Version:   RigVersion(g.Version),
+		SceneBone: g.SceneBone,
+		Warnings:  g.Warnings,
+	}
+	for i, c := range g.Colliders {
+		r.Colliders[i] = RigCollider(c)
+	}
+	for i, sp := range g.Springs {
+		joints := make([]RigJoint, len(sp.Joints))
+		for j, jt := range sp.Joints {
+			joints[j] = RigJoint(jt)
+		}
+		r.Springs[i] = RigSpring{Name: sp.Name, Joints: joints, Colliders: sp.Colliders, Center: sp.Center, VirtualTail: sp.VirtualTail}
+	}
+	return r
+}
 
 // LoadRig reads the rig of a .glb, .vrm or .gltf file; nothing in the
 // file is trusted (bounded counts and sizes, checked indices, finite
@@ -48,10 +155,15 @@ type RigLoadError = gltfrig.LoadError
 // carrying them. A loaded rig lists its warnings, and what AddRig will
 // leave out (see there), in its Warnings.
 func LoadRig(path string) (*Rig, error) {
-	r, err := gltfrig.Load(path)
+	g, err := gltfrig.Load(path)
 	if err != nil {
+		var le *gltfrig.LoadError
+		if errors.As(err, &le) {
+			return nil, &RigLoadError{Err: le.Err, Warnings: le.Warnings}
+		}
 		return nil, err
 	}
+	r := rigOf(g)
 	r.Warnings = append(r.Warnings, planRig(r).warnings...)
 	return r, nil
 }
@@ -101,13 +213,14 @@ func (w *World) AddRig(r *Rig, root Transform) (ecs.Entity, error) {
 	// One skeleton per rig, shared by every character made from it.
 	skel := w.rigSkeletons[r]
 	if skel == nil {
-		var err error
-		if skel, err = rig.NewSkeleton(firstChildrenFirst(r.Skeleton, p.first)); err != nil {
+		rs, err := rig.NewSkeleton(firstChildrenFirst(r.Skeleton.internal(), p.first))
+		if err != nil {
 			return ecs.Entity{}, err
 		}
-		if err := checkRig(r, skel); err != nil {
+		if err := checkRig(r, rs); err != nil {
 			return ecs.Entity{}, err
 		}
+		skel = &Skeleton{r: rs}
 		if w.rigSkeletons == nil {
 			w.rigSkeletons = map[*Rig]*Skeleton{}
 		}

@@ -21,7 +21,7 @@ import (
 // writeRigFile writes the fixture avatar to a .vrm in a temp dir.
 func writeRigFile(t testing.TB, v sway.RigVersion, o gltfrig.FixtureOptions) string {
 	t.Helper()
-	glb, err := gltfrig.Fixture(v, o)
+	glb, err := gltfrig.Fixture(gltfrig.Version(v), o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package sway
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"math"
@@ -24,10 +25,42 @@ var ErrSnapshot = snapbin.ErrSnapshot
 // snapshot is of a world with other characters or features.
 var ErrSnapshotMismatch = snapbin.ErrMismatch
 
-// SnapshotError says where and why Restore rejected a snapshot: the byte
-// offset, the character (in the world's order; -1 for world-level data)
-// and the field.
-type SnapshotError = snapbin.Error
+// SnapshotError says where and why Restore rejected a snapshot. It
+// matches ErrSnapshot with errors.Is, and ErrSnapshotMismatch too for an
+// intact snapshot of a world of another structure.
+type SnapshotError struct {
+	Offset   int    // byte offset of the value that was rejected
+	Char     int    // the character being read, in the world's order; -1 for world-level data
+	Field    string // what was read, e.g. "chains.N", "vrm.Teleport.AngleDegrees"
+	Reason   string // why, and what was expected
+	Mismatch bool   // the snapshot is of a world of a different structure
+}
+
+func (e *SnapshotError) Error() string {
+	return (&snapbin.Error{Offset: e.Offset, Char: e.Char, Field: e.Field, Reason: e.Reason, Mismatch: e.Mismatch}).Error()
+}
+
+// Unwrap returns ErrSnapshot and, for a mismatch, ErrSnapshotMismatch.
+func (e *SnapshotError) Unwrap() []error {
+	if e.Mismatch {
+		return []error{ErrSnapshot, ErrSnapshotMismatch}
+	}
+	return []error{ErrSnapshot}
+}
+
+// snapshotError returns err as Restore reports it: the reader's error as
+// a *SnapshotError (on the failure path only: Restore does not allocate
+// on success).
+func snapshotError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *snapbin.Error
+	if errors.As(err, &se) {
+		return &SnapshotError{Offset: se.Offset, Char: se.Char, Field: se.Field, Reason: se.Reason, Mismatch: se.Mismatch}
+	}
+	return err
+}
 
 // SnapshotVersion is the version of the snapshot format Snapshot writes
 // and Restore reads.
@@ -182,12 +215,12 @@ func (w *World) Restore(b []byte) error {
 		return fmt.Errorf("sway: Restore on a closed world")
 	}
 	if err := w.checkFraming(b); err != nil {
-		return err
+		return snapshotError(err)
 	}
 	if err := w.restore(b, false); err != nil {
-		return err
+		return snapshotError(err)
 	}
-	return w.restore(b, true)
+	return snapshotError(w.restore(b, true))
 }
 
 // checkFraming checks the magic, the version and the checksum.

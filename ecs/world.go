@@ -53,6 +53,9 @@ type World struct {
 	// chainBuilders caches each skeleton's model-space rest pose for
 	// building chains (set-up only).
 	chainBuilders map[*rig.Skeleton]*chain.Builder
+	// skeletons finds the Skeleton a character was added with from the
+	// registry's (see World.Skeleton).
+	skeletons map[*rig.Skeleton]*Skeleton
 	// rigSkeletons shares one skeleton among the characters of one Rig.
 	rigSkeletons map[*Rig]*Skeleton
 	// snap is what Snapshot and Restore reuse between calls.

@@ -21,6 +21,7 @@ import (
 	"io"
 	"os"
 
+	sway "github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/gltfrig"
 )
 
@@ -82,12 +83,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 // report prints an error; a rejected file's warnings, which explain the
 // rejection, come first, one a line.
 func report(stderr io.Writer, cmd string, err error) {
-	var le *gltfrig.LoadError
-	if errors.As(err, &le) {
+	var le *sway.RigLoadError
+	var gle *gltfrig.LoadError
+	switch {
+	case errors.As(err, &le):
 		for _, w := range le.Warnings {
 			fmt.Fprintf(stderr, "%s: warning: %s\n", cmd, w)
 		}
 		err = le.Err
+	case errors.As(err, &gle): // a command that reads the file itself
+		for _, w := range gle.Warnings {
+			fmt.Fprintf(stderr, "%s: warning: %s\n", cmd, w)
+		}
+		err = gle.Err
 	}
 	fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
 }

@@ -1,36 +1,25 @@
 // Package check is sway's one validation layer: every set-up entry point and
 // every runtime edit reports bad input as a *FieldError that names the
 // settings type, the field and the offending value. The facade re-exports
-// the type as ecs.FieldError so users can match it with errors.As, and every
+// the type (field.Error) as sway.FieldError so users can match it with errors.As, and every
 // FieldError wraps ErrInvalid for errors.Is.
 package check
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/sway-anim/sway/components/field"
 	"github.com/sway-anim/sway/internal/mathx"
 )
 
 // ErrInvalid is wrapped by every *FieldError.
-var ErrInvalid = errors.New("sway: invalid input")
+var ErrInvalid = field.ErrInvalid
 
-// FieldError reports one bad value handed in by the user.
-type FieldError struct {
-	Type   string // the settings or description type, e.g. "SkeletonDesc"
-	Field  string // the field path, e.g. "Bones[3].Parent"
-	Value  any    // the offending value
-	Reason string // why it is rejected
-}
-
-func (e *FieldError) Error() string {
-	return fmt.Sprintf("sway: %s.%s = %v: %s", e.Type, e.Field, e.Value, e.Reason)
-}
-
-// Unwrap makes errors.Is(err, ErrInvalid) true.
-func (e *FieldError) Unwrap() error { return ErrInvalid }
+// FieldError reports one bad value handed in by the user (field.Error, the
+// public type).
+type FieldError = field.Error
 
 // Errorf returns a *FieldError with a formatted reason.
 func Errorf(typ, field string, value any, format string, args ...any) *FieldError {

@@ -13,7 +13,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/components"
-	"github.com/sway-anim/sway/internal/rig"
+	sway "github.com/sway-anim/sway/ecs"
 )
 
 // Bone counts of the standard rig.
@@ -34,10 +34,10 @@ const (
 // 6 bones and 2 ear chains of 3 bones on the head, a tail of 8 bones on the
 // hips, and 2 earring bones on the head. Y is up, Z forward, X to the
 // character's left; the hips stand 1 m above the root.
-func SkeletonDesc() rig.SkeletonDesc {
-	b := rig.Bone
+func SkeletonDesc() sway.SkeletonDesc {
+	b := sway.Bone
 	v := func(x, y, z float32) mgl32.Vec3 { return mgl32.Vec3{x, y, z} }
-	bones := []rig.BoneDesc{
+	bones := []sway.BoneDesc{
 		b("hips", "", v(0, 1, 0)),
 		b("spine", "hips", v(0, 0.1, 0)),
 		b("chest", "spine", v(0, 0.15, 0)),
@@ -101,7 +101,7 @@ func SkeletonDesc() rig.SkeletonDesc {
 		bones = append(bones, b(name, parent, off))
 		parent = name
 	}
-	return rig.SkeletonDesc{Name: "stress-rig", Bones: bones}
+	return sway.SkeletonDesc{Name: "stress-rig", Bones: bones}
 }
 
 // Config describes a stress scene.
@@ -121,7 +121,7 @@ type Character struct {
 
 // Scene is a built stress scene.
 type Scene struct {
-	Skeleton *rig.Skeleton
+	Skeleton *sway.Skeleton
 	Chars    []Character
 	seed     int64
 }
@@ -134,7 +134,7 @@ func New(cfg Config) (*Scene, error) {
 	if cfg.Spacing == 0 {
 		cfg.Spacing = 2
 	}
-	skel, err := rig.NewSkeleton(SkeletonDesc())
+	skel, err := sway.NewSkeleton(SkeletonDesc())
 	if err != nil {
 		return nil, err
 	}
