@@ -77,7 +77,7 @@ func (w *World) VRMSprings() VRMSpringFeature { return VRMSpringFeature{w} }
 // every feature has (Pause, Resume, Reset, SetWeight, Remove; see
 // "Features as handles") and the springs' own settings, teleport test and
 // fault count.
-type VRMSprings struct{ springFeature }
+type VRMSprings struct{ feature }
 
 var vrmKind = featureKind{
 	name: "VRMSprings",
@@ -108,7 +108,7 @@ var vrmKind = featureKind{
 // Of returns the handle on character e's VRM springs. It does not check
 // that e has them: its methods do.
 func (f VRMSpringFeature) Of(e ecs.Entity) VRMSprings {
-	return VRMSprings{springFeature{feature{f.w, e, &vrmKind}}}
+	return VRMSprings{feature{f.w, e, &vrmKind}}
 }
 
 // Add gives a character VRM spring bones and the colliders they
@@ -598,7 +598,7 @@ func (w *World) SimpleSprings() SimpleSpringFeature { return SimpleSpringFeature
 // SimpleSprings is a handle on a character's simple tip springs: the
 // verbs every feature has (Pause, Resume, Reset, SetWeight, Remove; see
 // "Features as handles"), their settings, teleport test and fault count.
-type SimpleSprings struct{ springFeature }
+type SimpleSprings struct{ feature }
 
 var simpleKind = featureKind{
 	name: "SimpleSprings",
@@ -629,7 +629,7 @@ var simpleKind = featureKind{
 // Of returns the handle on character e's simple springs. It does not
 // check that e has them: its methods do.
 func (f SimpleSpringFeature) Of(e ecs.Entity) SimpleSprings {
-	return SimpleSprings{springFeature{feature{f.w, e, &simpleKind}}}
+	return SimpleSprings{feature{f.w, e, &simpleKind}}
 }
 
 // AddSimpleSprings gives a character simple tip springs (earrings,
@@ -853,12 +853,26 @@ func (p SimpleSprings) Faults() (uint32, error) {
 	return h.Faults, nil
 }
 
-// springFeature is what the two spring handles share beyond feature: the
-// teleport test, kept per character.
-type springFeature struct{ feature }
+// Teleport returns the springs' teleport test (see SetTeleport).
+func (v VRMSprings) Teleport() (Teleport, error) { return v.teleport() }
+
+// SetTeleport sets the test for a jump of the character that restarts
+// its springs from the animated pose (default DefaultTeleport: 1 m, 45
+// degrees). A *FieldError for values outside the ranges Teleport
+// documents.
+func (v VRMSprings) SetTeleport(t Teleport) error { return v.setTeleport(t) }
 
 // Teleport returns the springs' teleport test (see SetTeleport).
-func (f springFeature) Teleport() (Teleport, error) {
+func (p SimpleSprings) Teleport() (Teleport, error) { return p.teleport() }
+
+// SetTeleport sets the test for a jump of the character that restarts
+// its springs from the animated pose (default DefaultTeleport: 1 m, 45
+// degrees). A *FieldError for values outside the ranges Teleport
+// documents.
+func (p SimpleSprings) SetTeleport(t Teleport) error { return p.setTeleport(t) }
+
+// teleport is what both spring handles' Teleport do.
+func (f feature) teleport() (Teleport, error) {
 	if err := f.enter("Teleport"); err != nil {
 		return Teleport{}, err
 	}
@@ -869,11 +883,8 @@ func (f springFeature) Teleport() (Teleport, error) {
 	return teleportOf(*f.kind.teleport(f.w, f.e)), nil
 }
 
-// SetTeleport sets the test for a jump of the character that restarts
-// its springs from the animated pose (default DefaultTeleport: 1 m, 45
-// degrees). A *FieldError for values outside the ranges Teleport
-// documents.
-func (f springFeature) SetTeleport(t Teleport) error {
+// setTeleport is what both spring handles' SetTeleport do.
+func (f feature) setTeleport(t Teleport) error {
 	if err := f.enter("SetTeleport"); err != nil {
 		return err
 	}
