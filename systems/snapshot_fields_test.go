@@ -28,7 +28,7 @@ func TestSnapshotCoversEveryField(t *testing.T) {
 		{components.Time{}, []string{"Dt", "Elapsed", "Frame"}},
 		{components.Root{}, []string{"Transform"}},
 		{components.Pose{}, []string{"Skeleton", "First", "Count", "DirtyLo", "DirtyHi", "SyncedRoot", "Faults"}},
-		{rig.Pool{}, []string{"LocalPos", "LocalRot", "LocalScale", "WorldPos", "WorldRot", "WorldScale", "free", "ranges"}},
+		{rig.Pool{}, []string{"LocalPos", "LocalRot", "LocalScale", "WorldPos", "WorldRot", "WorldScale", "ranges"}},
 		{components.Animation{}, []string{"Space", "Player"}},
 		{anim.Player{}, []string{"Param", "Target", "Smoothing", "Phase", "Speed", "Direct", "Scratch"}},
 		{components.Breath{}, []string{"State", "Plan", "DirtyHi"}},
