@@ -11,6 +11,7 @@ import (
 
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/snapbin"
+	"github.com/sway-anim/sway/internal/store"
 	"github.com/sway-anim/sway/systems"
 )
 
@@ -131,7 +132,7 @@ func (w *World) features(e ecs.Entity) uint8 {
 }
 
 func (w *World) appendCharacter(b []byte, e ecs.Entity, pose *components.Pose, root *components.Root,
-	chains *systems.ChainStore, springs *systems.SpringStore) []byte {
+	chains *store.ChainStore, springs *store.SpringStore) []byte {
 	f := w.features(e)
 	b = snapbin.U8(b, f)
 	b = systems.AppendPose(b, w.pool, pose, root)
@@ -149,13 +150,13 @@ func (w *World) appendCharacter(b []byte, e ecs.Entity, pose *components.Pose, r
 		b = systems.AppendIK(b, m.ik.Get(e))
 	}
 	if f&featChains != 0 {
-		b = chains.AppendChains(b, m.chains.Get(e))
+		b = systems.AppendChains(b, chains, m.chains.Get(e))
 	}
 	if f&featVRM != 0 {
-		b = springs.AppendVRM(b, m.vrm.Get(e))
+		b = systems.AppendVRM(b, springs, m.vrm.Get(e))
 	}
 	if f&featSimple != 0 {
-		b = springs.AppendSimple(b, m.simple.Get(e))
+		b = systems.AppendSimple(b, springs, m.simple.Get(e))
 	}
 	return b
 }
@@ -249,7 +250,7 @@ func (w *World) restore(b []byte, apply bool) error {
 }
 
 func (w *World) readCharacter(r *snapbin.Reader, e ecs.Entity, pose *components.Pose, root *components.Root,
-	chains *systems.ChainStore, springs *systems.SpringStore, apply bool) {
+	chains *store.ChainStore, springs *store.SpringStore, apply bool) {
 	off := r.Offset()
 	f, have := r.U8("features"), w.features(e)
 	if !r.Failed() && f != have {
@@ -271,13 +272,13 @@ func (w *World) readCharacter(r *snapbin.Reader, e ecs.Entity, pose *components.
 		systems.ReadIK(r, m.ik.Get(e), apply)
 	}
 	if f&featChains != 0 {
-		chains.ReadChains(r, m.chains.Get(e), apply)
+		systems.ReadChains(r, chains, m.chains.Get(e), apply)
 	}
 	if f&featVRM != 0 {
-		springs.ReadVRM(r, m.vrm.Get(e), apply)
+		systems.ReadVRM(r, springs, m.vrm.Get(e), apply)
 	}
 	if f&featSimple != 0 {
-		springs.ReadSimple(r, m.simple.Get(e), apply)
+		systems.ReadSimple(r, springs, m.simple.Get(e), apply)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/rig"
+	"github.com/sway-anim/sway/internal/store"
 	"github.com/sway-anim/sway/jobs"
 )
 
@@ -50,8 +51,8 @@ func AddResources(w *ecs.World, workers int) {
 	addIfMissing(w, &rig.Registry{})
 	addIfMissing(w, &components.Time{})
 	addIfMissing(w, &Faults{})
-	addIfMissing(w, &ChainStore{})
-	addIfMissing(w, &SpringStore{})
+	addIfMissing(w, &store.ChainStore{})
+	addIfMissing(w, &store.SpringStore{})
 	addIfMissing(w, &AnimLibrary{})
 	if r := generic.NewResource[jobs.Pool](w); !r.Has() {
 		r.Add(jobs.NewPool(workers))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/rig"
+	"github.com/sway-anim/sway/internal/store"
 	"github.com/sway-anim/sway/systems/anim"
 	"github.com/sway-anim/sway/systems/breath"
 	"github.com/sway-anim/sway/systems/chain"
@@ -42,8 +43,8 @@ func TestSnapshotCoversEveryField(t *testing.T) {
 		{components.IKLimb{}, []string{"Upper", "Middle", "End", "Settings", "Target", "TargetRot", "UseTargetRot",
 			"Hint", "HintSpace", "Reached"}},
 		{components.Chains{}, []string{"First", "Count", "ColliderFirst", "ColliderCount", "Paused", "Faults"}},
-		{ChainStore{}, []string{"Chains", "Steps", "Particles", "Rest", "ColliderDescs", "ColliderBones", "Shapes", "Reference",
-			"deadChains", "deadColliders", "dirty", "handles", "shapes"}},
+		{store.ChainStore{}, []string{"Chains", "Steps", "Particles", "Rest", "ColliderDescs", "ColliderBones", "Shapes", "Reference",
+			"chains", "particles", "colliders", "shapes"}},
 		{chain.Chain{}, []string{"Colliders", "First", "N", "RestFirst", "pk", "axis", "sized", "perParticle",
 			"variable", "steps", "covers", "move", "force", "animRoot", "reach", "h", "rootFrom", "prevH", "total",
 			"Settings", "restRot", "acc", "objPos", "objRot", "scale", "weight", "t",
@@ -53,13 +54,14 @@ func TestSnapshotCoversEveryField(t *testing.T) {
 		{components.VRMSprings{}, []string{"First", "Count", "ColliderFirst", "ColliderCount", "SetFirst", "SetCount",
 			"LastBone", "LastRoot", "Started", "Paused", "Faults"}},
 		{components.SimpleSprings{}, []string{"First", "Count", "LastBone", "LastRoot", "Started", "Paused", "Faults"}},
-		{VRMPart{}, []string{"Geometry", "Springs", "Info", "States", "JointBone", "JointDesc", "Rot", "Prev", "Cur",
-			"ColliderDescs", "ColliderBones", "Shapes", "SetIndex", "SetShapes", "bound"}},
-		{VRMSpringInfo{}, []string{"Joint0", "N", "Parent", "Center", "ColFirst", "ColCount", "InSet", "Depth", "Reset",
+		{store.VRMPart{}, []string{"Geometry", "Springs", "Info", "States", "JointBone", "JointDesc", "Rot", "Prev", "Cur",
+			"ColliderDescs", "ColliderBones", "Shapes", "SetIndex", "SetShapes", "springs", "joints", "colliders", "sets", "bound"}},
+		{store.VRMSpringInfo{}, []string{"Joint0", "N", "Parent", "Center", "ColFirst", "ColCount", "InSet", "Depth", "Reset",
 			"Spec", "HasTail", "Tail", "VirtualTail", "FixedStep", "Strict", "Acc", "Contiguous"}},
 		{spring.VRMState{}, []string{"PrevTail", "CurTail"}},
-		{SimplePart{}, []string{"Chains", "States", "Info", "JointBone", "JointDesc", "Anim", "Rot", "LastTip", "Velocity", "LastAnim", "bound"}},
-		{SimpleSpringInfo{}, []string{"Joint0", "N", "Parent", "Center", "Reset"}},
+		{store.SimplePart{}, []string{"Chains", "States", "Info", "JointBone", "JointDesc", "Anim", "Rot", "LastTip", "Velocity", "LastAnim",
+			"chains", "joints", "bound"}},
+		{store.SimpleSpringInfo{}, []string{"Joint0", "N", "Parent", "Center", "Reset"}},
 		{spring.SimpleState{}, []string{"LastTip", "Velocity", "LastAnim"}},
 	} {
 		rt := reflect.TypeOf(tc.typ)

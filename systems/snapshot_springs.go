@@ -3,6 +3,7 @@ package systems
 import (
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/snapbin"
+	"github.com/sway-anim/sway/internal/store"
 )
 
 // AppendVRM appends a character's VRM spring bones: the handle's last
@@ -18,7 +19,7 @@ import (
 // (rebuilt from the handles) and the spring's parent and centre
 // transforms (read from the pose every frame). Settings, joints and
 // collider shapes are set-up.
-func (s *SpringStore) AppendVRM(b []byte, h *components.VRMSprings) []byte {
+func AppendVRM(b []byte, s *store.SpringStore, h *components.VRMSprings) []byte {
 	p := &s.VRM
 	b = appendSpringHandle(b, h.Count, &h.LastRoot, h.Started, h.Paused, h.Faults)
 	for k := h.First; k < h.First+h.Count; k++ {
@@ -38,7 +39,7 @@ func (s *SpringStore) AppendVRM(b []byte, h *components.VRMSprings) []byte {
 // taken on the frame a spring faulted): the spring system resets such a
 // spring itself. Rotations must be finite: a fixed-step spring writes
 // them into the pose as they are.
-func (s *SpringStore) ReadVRM(r *snapbin.Reader, h *components.VRMSprings, apply bool) {
+func ReadVRM(r *snapbin.Reader, s *store.SpringStore, h *components.VRMSprings, apply bool) {
 	p := &s.VRM
 	readSpringHandle(r, &vrmHandleFields, h.Count, &h.LastRoot, &h.Started, &h.Paused, &h.Faults, apply)
 	for k := h.First; k < h.First+h.Count && !r.Failed(); k++ {
@@ -62,7 +63,7 @@ func (s *SpringStore) ReadVRM(r *snapbin.Reader, h *components.VRMSprings, apply
 // count (checked on reading) and reset flag, and per joint the last tip
 // its velocity and the last animated tip. The animated and new rotations
 // (SimplePart.Anim, Rot) are gathered and computed afresh every frame.
-func (s *SpringStore) AppendSimple(b []byte, h *components.SimpleSprings) []byte {
+func AppendSimple(b []byte, s *store.SpringStore, h *components.SimpleSprings) []byte {
 	p := &s.Simple
 	b = appendSpringHandle(b, h.Count, &h.LastRoot, h.Started, h.Paused, h.Faults)
 	for k := h.First; k < h.First+h.Count; k++ {
@@ -79,7 +80,7 @@ func (s *SpringStore) AppendSimple(b []byte, h *components.SimpleSprings) []byte
 
 // ReadSimple reads what AppendSimple wrote; tips and velocities may be
 // non-finite, as for ReadVRM.
-func (s *SpringStore) ReadSimple(r *snapbin.Reader, h *components.SimpleSprings, apply bool) {
+func ReadSimple(r *snapbin.Reader, s *store.SpringStore, h *components.SimpleSprings, apply bool) {
 	p := &s.Simple
 	readSpringHandle(r, &simpleHandleFields, h.Count, &h.LastRoot, &h.Started, &h.Paused, &h.Faults, apply)
 	for k := h.First; k < h.First+h.Count && !r.Failed(); k++ {

@@ -1,6 +1,8 @@
-package systems
+package store
 
 import (
+	"math"
+
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/components"
@@ -13,11 +15,12 @@ import (
 // and the simple (tip) springs. A character's components.VRMSprings and
 // components.SimpleSprings hold its ranges.
 //
-// Removed characters are noticed by the spring systems themselves (the
-// live characters' ranges no longer add up to the store's length) and
-// compacted away on the calling goroutine before any worker sees the
-// store; after an addition or a compaction the kernels' views (slices into
-// the flat arrays, pointers to states) are rebuilt there too.
+// Each part's allocators follow the package's removal rule. The spring
+// systems notice removed characters (Owners against the characters that
+// hold a handle) and compact the part on the calling goroutine before any
+// worker sees the store; after an addition or a compaction they have the
+// kernels' views (slices into the flat arrays, pointers to states)
+// rebuilt there too (Bind).
 type SpringStore struct {
 	VRM    VRMPart
 	Simple SimplePart
@@ -73,20 +76,24 @@ type VRMPart struct {
 	SetIndex      []int32         // index into the character's colliders
 	SetShapes     []collide.Shape // copied from Shapes each frame
 
-	bound bool // the kernel's view matches the arrays
+	// One range of each per character: its springs, its joints (those of
+	// its springs, one block), its colliders and its collider subsets.
+	springs, joints, colliders, sets Ranges
+	bound                            bool // the kernel's view matches the arrays
 }
 
-// AddVRM appends one character's springs (built chains, their infos with
+// AddVRM stores one character's springs (built chains, their infos with
 // joint ranges relative to joints, the joints) and colliders, and returns
 // its handle. Set-up code.
 func (p *VRMPart) AddVRM(chains []*spring.VRMChain, infos []VRMSpringInfo, bones []int32, joints []spring.VRMJointDesc,
 	descs []collide.Desc, colliderBones []int32, setIndex []int32) components.VRMSprings {
 	h := components.VRMSprings{
-		First: int32(len(p.Springs)), Count: int32(len(chains)),
-		ColliderFirst: int32(len(p.ColliderDescs)), ColliderCount: int32(len(descs)),
-		SetFirst: int32(len(p.SetIndex)), SetCount: int32(len(setIndex)),
+		First: p.springs.Alloc(int32(len(chains))), Count: int32(len(chains)),
+		ColliderFirst: p.colliders.Alloc(int32(len(descs))), ColliderCount: int32(len(descs)),
+		SetFirst: p.sets.Alloc(int32(len(setIndex))), SetCount: int32(len(setIndex)),
 	}
-	base := int32(len(p.JointBone))
+	base := p.joints.Alloc(int32(len(bones)))
+	p.resize()
 	for k, c := range chains {
 		info := infos[k]
 		info.Contiguous = true
@@ -95,83 +102,159 @@ func (p *VRMPart) AddVRM(chains []*spring.VRMChain, infos []VRMSpringInfo, bones
 		}
 		info.Joint0 += base
 		info.Reset = true
-		p.Springs = append(p.Springs, spring.VRMSpring{Chain: c})
-		p.Info = append(p.Info, info)
-		p.States = append(p.States, spring.VRMState{})
+		i := int(h.First) + k
+		p.Springs[i], p.Info[i], p.States[i] = spring.VRMSpring{Chain: c}, info, spring.VRMState{}
 	}
-	n := len(bones)
-	p.JointBone = append(p.JointBone, bones...)
-	p.JointDesc = append(p.JointDesc, joints...)
-	p.Rot = append(p.Rot, make([]mgl32.Quat, n)...)
-	p.Prev = append(p.Prev, make([]mgl32.Vec3, n)...)
-	p.Cur = append(p.Cur, make([]mgl32.Vec3, n)...)
-	p.ColliderDescs = append(p.ColliderDescs, descs...)
-	p.ColliderBones = append(p.ColliderBones, colliderBones...)
-	p.Shapes = append(p.Shapes, make([]collide.Shape, len(descs))...)
-	p.SetIndex = append(p.SetIndex, setIndex...)
-	p.SetShapes = append(p.SetShapes, make([]collide.Shape, len(setIndex))...)
+	j0, j1 := base, base+int32(len(bones))
+	copy(p.JointBone[j0:j1], bones)
+	copy(p.JointDesc[j0:j1], joints)
+	clear(p.Rot[j0:j1])
+	clear(p.Prev[j0:j1])
+	clear(p.Cur[j0:j1])
+	cf, ce := h.ColliderFirst, h.ColliderFirst+h.ColliderCount
+	copy(p.ColliderDescs[cf:ce], descs)
+	copy(p.ColliderBones[cf:ce], colliderBones)
+	clear(p.Shapes[cf:ce])
+	sf, se := h.SetFirst, h.SetFirst+h.SetCount
+	copy(p.SetIndex[sf:se], setIndex)
+	clear(p.SetShapes[sf:se])
 	p.bound = false
 	return h
 }
 
-// prepareVRM compacts away removed characters when the live ranges do
-// not cover the store, and rebuilds the kernel's view when needed. items
-// are every character with VRM springs. Calling goroutine only.
-func (p *VRMPart) prepareVRM(items []featureRef[components.VRMSprings]) {
-	var springs, colliders, sets int
-	for _, it := range items {
-		springs += int(it.feat.Count)
-		colliders += int(it.feat.ColliderCount)
-		sets += int(it.feat.SetCount)
-	}
-	if springs != len(p.Springs) || colliders != len(p.ColliderDescs) || sets != len(p.SetIndex) {
-		p.compact(items)
-	}
-	if !p.bound {
-		p.bind(items)
-	}
+// jointRange returns the block of joints a character's springs use.
+func (p *VRMPart) jointRange(h *components.VRMSprings) Range {
+	return jointBlock(p.Info[h.First:h.First+h.Count], func(i *VRMSpringInfo) (int32, int32) { return i.Joint0, i.N })
 }
 
-// compact keeps the ranges of the live characters, in store order, and
-// rewrites their handles.
-func (p *VRMPart) compact(items []featureRef[components.VRMSprings]) {
-	liveS := make([]bool, len(p.Springs))
-	liveJ := make([]bool, len(p.JointBone))
-	liveC := make([]bool, len(p.ColliderDescs))
-	liveX := make([]bool, len(p.SetIndex))
-	for _, it := range items {
-		h := it.feat
-		markLive(liveS, h.First, h.Count)
-		markLive(liveC, h.ColliderFirst, h.ColliderCount)
-		markLive(liveX, h.SetFirst, h.SetCount)
-		for k := h.First; k < h.First+h.Count; k++ {
-			markLive(liveJ, p.Info[k].Joint0, p.Info[k].N)
+// jointBlock returns the smallest range that holds the joints of infos.
+func jointBlock[I any](infos []I, joints func(*I) (first, n int32)) Range {
+	lo, hi := int32(math.MaxInt32), int32(0)
+	for i := range infos {
+		f, n := joints(&infos[i])
+		lo, hi = min(lo, f), max(hi, f+n)
+	}
+	if hi <= lo {
+		return Range{}
+	}
+	return Range{lo, hi - lo}
+}
+
+// Release frees a character's ranges (the spring systems also notice a
+// character that went without it, see Owners); the systems compact the
+// part before the next frame.
+func (p *VRMPart) Release(h components.VRMSprings) {
+	p.joints.Release(p.jointRange(&h))
+	p.springs.Release(Range{h.First, h.Count})
+	p.colliders.Release(Range{h.ColliderFirst, h.ColliderCount})
+	p.sets.Release(Range{h.SetFirst, h.SetCount})
+	p.resize()
+}
+
+// Owners returns the number of handles AddVRM returned and Release did
+// not take back (or, after Compact, the number of live handles).
+func (p *VRMPart) Owners() int { return p.springs.Owners() }
+
+// Fragmented reports whether a range was freed since the last Compact.
+func (p *VRMPart) Fragmented() bool {
+	return p.springs.FreeSlots() > 0 || p.joints.FreeSlots() > 0 || p.colliders.FreeSlots() > 0 || p.sets.FreeSlots() > 0
+}
+
+// Bound reports whether the kernels' views match the arrays (Bind).
+func (p *VRMPart) Bound() bool { return p.bound }
+
+// Compact keeps exactly the ranges of the live handles (every
+// components.VRMSprings a character holds): it frees the rest, moves the
+// live ranges down in store order and rewrites the handles and the
+// springs' joint offsets. The kernels' views must be bound again. Set-up
+// code, on the goroutine that owns the world; it reports false, and
+// changes nothing, if the handles overlap.
+func (p *VRMPart) Compact(live []*components.VRMSprings) bool {
+	springs, joints := make([]owned, len(live)), make([]owned, len(live))
+	colliders, sets := make([]owned, len(live)), make([]owned, len(live))
+	for i, h := range live {
+		springs[i] = owned{Range{h.First, h.Count}, i}
+		joints[i] = owned{p.jointRange(h), i}
+		colliders[i] = owned{Range{h.ColliderFirst, h.ColliderCount}, i}
+		sets[i] = owned{Range{h.SetFirst, h.SetCount}, i}
+	}
+	sr, jr, cr, xr := sortOwned(springs), sortOwned(joints), sortOwned(colliders), sortOwned(sets)
+	if !p.springs.valid(sr) || !p.joints.valid(jr) || !p.colliders.valid(cr) || !p.sets.valid(xr) {
+		return false
+	}
+	p.springs.Reclaim(sr)
+	p.joints.Reclaim(jr)
+	p.colliders.Reclaim(cr)
+	p.sets.Reclaim(xr)
+	p.joints.Compact(jr, p.moveJoints)
+	for i, o := range joints {
+		h := live[o.owner]
+		if d := jr[i].First - o.First; d != 0 {
+			for k := h.First; k < h.First+h.Count; k++ {
+				p.Info[k].Joint0 += d
+			}
 		}
 	}
-	toS, toJ, toC, toX := newIndex(liveS), newIndex(liveJ), newIndex(liveC), newIndex(liveX)
-	for k := range p.Info {
-		if liveS[k] {
-			p.Info[k].Joint0 = toJ[p.Info[k].Joint0]
-		}
+	p.springs.Compact(sr, p.moveSprings)
+	p.colliders.Compact(cr, p.moveColliders)
+	p.sets.Compact(xr, p.moveSets)
+	for i, o := range springs {
+		live[o.owner].First = sr[i].First
 	}
-	for _, it := range items {
-		h := it.feat
-		h.First = remap(toS, h.First, h.Count)
-		h.ColliderFirst = remap(toC, h.ColliderFirst, h.ColliderCount)
-		h.SetFirst = remap(toX, h.SetFirst, h.SetCount)
+	for i, o := range colliders {
+		live[o.owner].ColliderFirst = cr[i].First
 	}
-	p.Springs, p.Info, p.States = keep(p.Springs, liveS), keep(p.Info, liveS), keep(p.States, liveS)
-	p.JointBone, p.JointDesc, p.Rot = keep(p.JointBone, liveJ), keep(p.JointDesc, liveJ), keep(p.Rot, liveJ)
-	p.Prev, p.Cur = keep(p.Prev, liveJ), keep(p.Cur, liveJ)
-	p.ColliderDescs, p.ColliderBones, p.Shapes = keep(p.ColliderDescs, liveC), keep(p.ColliderBones, liveC), keep(p.Shapes, liveC)
-	p.SetIndex, p.SetShapes = keep(p.SetIndex, liveX), keep(p.SetShapes, liveX)
+	for i, o := range sets {
+		live[o.owner].SetFirst = xr[i].First
+	}
+	p.resize()
 	p.bound = false
+	return true
 }
 
-// bind points every spring's kernel view at the flat arrays.
-func (p *VRMPart) bind(items []featureRef[components.VRMSprings]) {
-	for _, it := range items {
-		h := it.feat
+func (p *VRMPart) moveSprings(dst, src, n int32) {
+	Move(p.Springs, dst, src, n)
+	Move(p.Info, dst, src, n)
+	Move(p.States, dst, src, n)
+}
+
+func (p *VRMPart) moveJoints(dst, src, n int32) {
+	Move(p.JointBone, dst, src, n)
+	Move(p.JointDesc, dst, src, n)
+	Move(p.Rot, dst, src, n)
+	Move(p.Prev, dst, src, n)
+	Move(p.Cur, dst, src, n)
+}
+
+func (p *VRMPart) moveColliders(dst, src, n int32) {
+	Move(p.ColliderDescs, dst, src, n)
+	Move(p.ColliderBones, dst, src, n)
+	Move(p.Shapes, dst, src, n)
+}
+
+func (p *VRMPart) moveSets(dst, src, n int32) {
+	Move(p.SetIndex, dst, src, n)
+	Move(p.SetShapes, dst, src, n)
+}
+
+// resize sizes the columns to their allocators.
+func (p *VRMPart) resize() {
+	n := p.springs.Len()
+	p.Springs, p.Info, p.States = Resize(p.Springs, n), Resize(p.Info, n), Resize(p.States, n)
+	n = p.joints.Len()
+	p.JointBone, p.JointDesc, p.Rot = Resize(p.JointBone, n), Resize(p.JointDesc, n), Resize(p.Rot, n)
+	p.Prev, p.Cur = Resize(p.Prev, n), Resize(p.Cur, n)
+	n = p.colliders.Len()
+	p.ColliderDescs, p.ColliderBones, p.Shapes = Resize(p.ColliderDescs, n), Resize(p.ColliderBones, n), Resize(p.Shapes, n)
+	n = p.sets.Len()
+	p.SetIndex, p.SetShapes = Resize(p.SetIndex, n), Resize(p.SetShapes, n)
+}
+
+// Bind points every live spring's kernel view (live: every
+// components.VRMSprings a character holds) at the flat arrays. Set-up
+// work, on the calling goroutine.
+func (p *VRMPart) Bind(live []*components.VRMSprings) {
+	for _, h := range live {
 		for k := h.First; k < h.First+h.Count; k++ {
 			info, sp := &p.Info[k], &p.Springs[k]
 			a, b := info.Joint0, info.Joint0+info.N
@@ -213,116 +296,120 @@ type SimplePart struct {
 	Velocity  []mgl32.Vec3
 	LastAnim  []mgl32.Vec3
 
-	bound bool
+	// One range of each per character: its chains and its joints.
+	chains, joints Ranges
+	bound          bool
 }
 
-// AddSimple appends one character's simple spring chains and returns its
+// AddSimple stores one character's simple spring chains and returns its
 // handle. Set-up code.
 func (p *SimplePart) AddSimple(chains []*spring.SimpleChain, infos []SimpleSpringInfo, bones []int32, joints []spring.SimpleJointDesc) components.SimpleSprings {
-	h := components.SimpleSprings{First: int32(len(p.Chains)), Count: int32(len(chains))}
-	base := int32(len(p.JointBone))
+	h := components.SimpleSprings{First: p.chains.Alloc(int32(len(chains))), Count: int32(len(chains))}
+	base := p.joints.Alloc(int32(len(bones)))
+	p.resize()
 	for k, c := range chains {
 		info := infos[k]
 		info.Joint0 += base
 		info.Reset = true
-		p.Chains = append(p.Chains, c)
-		p.Info = append(p.Info, info)
-		p.States = append(p.States, spring.SimpleState{})
+		i := int(h.First) + k
+		p.Chains[i], p.Info[i], p.States[i] = c, info, spring.SimpleState{}
 	}
-	n := len(bones)
-	p.JointBone = append(p.JointBone, bones...)
-	p.JointDesc = append(p.JointDesc, joints...)
-	p.Anim = append(p.Anim, make([]mgl32.Quat, n)...)
-	p.Rot = append(p.Rot, make([]mgl32.Quat, n)...)
-	p.LastTip = append(p.LastTip, make([]mgl32.Vec3, n)...)
-	p.Velocity = append(p.Velocity, make([]mgl32.Vec3, n)...)
-	p.LastAnim = append(p.LastAnim, make([]mgl32.Vec3, n)...)
+	j0, j1 := base, base+int32(len(bones))
+	copy(p.JointBone[j0:j1], bones)
+	copy(p.JointDesc[j0:j1], joints)
+	clear(p.Anim[j0:j1])
+	clear(p.Rot[j0:j1])
+	clear(p.LastTip[j0:j1])
+	clear(p.Velocity[j0:j1])
+	clear(p.LastAnim[j0:j1])
 	p.bound = false
 	return h
 }
 
-func (p *SimplePart) prepareSimple(items []featureRef[components.SimpleSprings]) {
-	n := 0
-	for _, it := range items {
-		n += int(it.feat.Count)
-	}
-	if n != len(p.Chains) {
-		p.compact(items)
-	}
-	if !p.bound {
-		for k := range p.Info {
-			a, b := p.Info[k].Joint0, p.Info[k].Joint0+p.Info[k].N
-			p.States[k] = spring.SimpleState{LastTip: p.LastTip[a:b:b], Velocity: p.Velocity[a:b:b], LastAnim: p.LastAnim[a:b:b]}
-		}
-		p.bound = true
-	}
+// jointRange returns the block of joints a character's chains use.
+func (p *SimplePart) jointRange(h *components.SimpleSprings) Range {
+	return jointBlock(p.Info[h.First:h.First+h.Count], func(i *SimpleSpringInfo) (int32, int32) { return i.Joint0, i.N })
 }
 
-func (p *SimplePart) compact(items []featureRef[components.SimpleSprings]) {
-	liveS := make([]bool, len(p.Chains))
-	liveJ := make([]bool, len(p.JointBone))
-	for _, it := range items {
-		h := it.feat
-		markLive(liveS, h.First, h.Count)
-		for k := h.First; k < h.First+h.Count; k++ {
-			markLive(liveJ, p.Info[k].Joint0, p.Info[k].N)
-		}
-	}
-	toS, toJ := newIndex(liveS), newIndex(liveJ)
+// Release frees a character's ranges, as VRMPart.Release.
+func (p *SimplePart) Release(h components.SimpleSprings) {
+	p.joints.Release(p.jointRange(&h))
+	p.chains.Release(Range{h.First, h.Count})
+	p.resize()
+}
+
+// Owners returns the number of handles AddSimple returned and Release did
+// not take back (or, after Compact, the number of live handles).
+func (p *SimplePart) Owners() int { return p.chains.Owners() }
+
+// Fragmented reports whether a range was freed since the last Compact.
+func (p *SimplePart) Fragmented() bool { return p.chains.FreeSlots() > 0 || p.joints.FreeSlots() > 0 }
+
+// Bound reports whether the chains' state views match the arrays (Bind).
+func (p *SimplePart) Bound() bool { return p.bound }
+
+// Bind points every chain's state at the flat arrays.
+func (p *SimplePart) Bind() {
 	for k := range p.Info {
-		if liveS[k] {
-			p.Info[k].Joint0 = toJ[p.Info[k].Joint0]
+		a, b := p.Info[k].Joint0, p.Info[k].Joint0+p.Info[k].N
+		p.States[k] = spring.SimpleState{LastTip: p.LastTip[a:b:b], Velocity: p.Velocity[a:b:b], LastAnim: p.LastAnim[a:b:b]}
+	}
+	p.bound = true
+}
+
+// Compact keeps exactly the ranges of the live handles, as VRMPart.Compact.
+func (p *SimplePart) Compact(live []*components.SimpleSprings) bool {
+	chains, joints := make([]owned, len(live)), make([]owned, len(live))
+	for i, h := range live {
+		chains[i] = owned{Range{h.First, h.Count}, i}
+		joints[i] = owned{p.jointRange(h), i}
+	}
+	cr, jr := sortOwned(chains), sortOwned(joints)
+	if !p.chains.valid(cr) || !p.joints.valid(jr) {
+		return false
+	}
+	p.chains.Reclaim(cr)
+	p.joints.Reclaim(jr)
+	p.joints.Compact(jr, p.moveJoints)
+	for i, o := range joints {
+		h := live[o.owner]
+		if d := jr[i].First - o.First; d != 0 {
+			for k := h.First; k < h.First+h.Count; k++ {
+				p.Info[k].Joint0 += d
+			}
 		}
 	}
-	for _, it := range items {
-		it.feat.First = remap(toS, it.feat.First, it.feat.Count)
+	p.chains.Compact(cr, p.moveChains)
+	for i, o := range chains {
+		live[o.owner].First = cr[i].First
 	}
-	p.Chains, p.States, p.Info = keep(p.Chains, liveS), keep(p.States, liveS), keep(p.Info, liveS)
-	p.JointBone, p.JointDesc = keep(p.JointBone, liveJ), keep(p.JointDesc, liveJ)
-	p.Anim, p.Rot = keep(p.Anim, liveJ), keep(p.Rot, liveJ)
-	p.LastTip, p.Velocity, p.LastAnim = keep(p.LastTip, liveJ), keep(p.Velocity, liveJ), keep(p.LastAnim, liveJ)
+	p.resize()
 	p.bound = false
+	return true
 }
 
-func markLive(live []bool, first, count int32) {
-	for i := first; i < first+count; i++ {
-		live[i] = true
-	}
+func (p *SimplePart) moveChains(dst, src, n int32) {
+	Move(p.Chains, dst, src, n)
+	Move(p.States, dst, src, n)
+	Move(p.Info, dst, src, n)
 }
 
-// newIndex returns each element's index after keep (-1 for dropped ones).
-func newIndex(live []bool) []int32 {
-	to := make([]int32, len(live))
-	n := int32(0)
-	for i, l := range live {
-		to[i] = -1
-		if l {
-			to[i] = n
-			n++
-		}
-	}
-	return to
+func (p *SimplePart) moveJoints(dst, src, n int32) {
+	Move(p.JointBone, dst, src, n)
+	Move(p.JointDesc, dst, src, n)
+	Move(p.Anim, dst, src, n)
+	Move(p.Rot, dst, src, n)
+	Move(p.LastTip, dst, src, n)
+	Move(p.Velocity, dst, src, n)
+	Move(p.LastAnim, dst, src, n)
 }
 
-// remap returns the new first index of a live range; an empty range
-// starts at 0.
-func remap(to []int32, first, count int32) int32 {
-	if count == 0 {
-		return 0
-	}
-	return to[first]
-}
-
-// keep drops the elements whose live flag is false, in place, and clears
-// the freed tail so no pointer in it outlives the compaction.
-func keep[T any](s []T, live []bool) []T {
-	n := 0
-	for i := range s {
-		if live[i] {
-			s[n] = s[i]
-			n++
-		}
-	}
-	clear(s[n:])
-	return s[:n]
+// resize sizes the columns to their allocators.
+func (p *SimplePart) resize() {
+	n := p.chains.Len()
+	p.Chains, p.States, p.Info = Resize(p.Chains, n), Resize(p.States, n), Resize(p.Info, n)
+	n = p.joints.Len()
+	p.JointBone, p.JointDesc = Resize(p.JointBone, n), Resize(p.JointDesc, n)
+	p.Anim, p.Rot = Resize(p.Anim, n), Resize(p.Rot, n)
+	p.LastTip, p.Velocity, p.LastAnim = Resize(p.LastTip, n), Resize(p.Velocity, n), Resize(p.LastAnim, n)
 }
