@@ -11,8 +11,8 @@ import (
 
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/snapbin"
+	"github.com/sway-anim/sway/internal/snapio"
 	"github.com/sway-anim/sway/internal/store"
-	"github.com/sway-anim/sway/systems"
 )
 
 // ErrSnapshot is wrapped by every error Restore returns for bytes it
@@ -135,28 +135,28 @@ func (w *World) appendCharacter(b []byte, e ecs.Entity, pose *components.Pose, r
 	chains *store.ChainStore, springs *store.SpringStore) []byte {
 	f := w.features(e)
 	b = snapbin.U8(b, f)
-	b = systems.AppendPose(b, w.pool, pose, root)
+	b = snapio.AppendPose(b, w.pool, pose, root)
 	m := &w.maps
 	if f&featAnim != 0 {
-		b = systems.AppendAnim(b, m.anim.Get(e))
+		b = snapio.AppendAnim(b, m.anim.Get(e))
 	}
 	if f&featBreath != 0 {
-		b = systems.AppendBreath(b, m.breath.Get(e))
+		b = snapio.AppendBreath(b, m.breath.Get(e))
 	}
 	if f&featLookAt != 0 {
-		b = systems.AppendLookAt(b, m.lookAt.Get(e))
+		b = snapio.AppendLookAt(b, m.lookAt.Get(e))
 	}
 	if f&featIK != 0 {
-		b = systems.AppendIK(b, m.ik.Get(e))
+		b = snapio.AppendIK(b, m.ik.Get(e))
 	}
 	if f&featChains != 0 {
-		b = systems.AppendChains(b, chains, m.chains.Get(e))
+		b = snapio.AppendChains(b, chains, m.chains.Get(e))
 	}
 	if f&featVRM != 0 {
-		b = systems.AppendVRM(b, springs, m.vrm.Get(e))
+		b = snapio.AppendVRM(b, springs, m.vrm.Get(e))
 	}
 	if f&featSimple != 0 {
-		b = systems.AppendSimple(b, springs, m.simple.Get(e))
+		b = snapio.AppendSimple(b, springs, m.simple.Get(e))
 	}
 	return b
 }
@@ -257,28 +257,28 @@ func (w *World) readCharacter(r *snapbin.Reader, e ecs.Entity, pose *components.
 		r.Mismatch(off, "features", "the snapshot's character has features %s, the world's %s", featureNames(f), featureNames(have))
 		return
 	}
-	systems.ReadPose(r, w.pool, pose, root, apply)
+	snapio.ReadPose(r, w.pool, pose, root, apply)
 	m := &w.maps
 	if f&featAnim != 0 {
-		systems.ReadAnim(r, m.anim.Get(e), apply)
+		snapio.ReadAnim(r, m.anim.Get(e), apply)
 	}
 	if f&featBreath != 0 {
-		systems.ReadBreath(r, m.breath.Get(e), apply)
+		snapio.ReadBreath(r, m.breath.Get(e), apply)
 	}
 	if f&featLookAt != 0 {
-		systems.ReadLookAt(r, m.lookAt.Get(e), apply)
+		snapio.ReadLookAt(r, m.lookAt.Get(e), apply)
 	}
 	if f&featIK != 0 {
-		systems.ReadIK(r, m.ik.Get(e), apply)
+		snapio.ReadIK(r, m.ik.Get(e), apply)
 	}
 	if f&featChains != 0 {
-		systems.ReadChains(r, chains, m.chains.Get(e), apply)
+		snapio.ReadChains(r, chains, m.chains.Get(e), apply)
 	}
 	if f&featVRM != 0 {
-		systems.ReadVRM(r, springs, m.vrm.Get(e), apply)
+		snapio.ReadVRM(r, springs, m.vrm.Get(e), apply)
 	}
 	if f&featSimple != 0 {
-		systems.ReadSimple(r, springs, m.simple.Get(e), apply)
+		snapio.ReadSimple(r, springs, m.simple.Get(e), apply)
 	}
 }
 

@@ -1,4 +1,4 @@
-package systems
+package snapio
 
 import (
 	"github.com/sway-anim/sway/components"
@@ -103,7 +103,7 @@ func ReadSimple(r *snapbin.Reader, s *store.SpringStore, h *components.SimpleSpr
 // faults.
 func appendSpringHandle(b []byte, count int32, lastRoot *components.Transform, started, paused bool, faults uint32) []byte {
 	b = snapbin.U32(b, uint32(count))
-	b = snapbin.Transform(b, lastRoot)
+	b = appendTransform(b, lastRoot)
 	b = snapbin.Bool(b, started)
 	b = snapbin.Bool(b, paused)
 	return snapbin.U32(b, faults)
@@ -123,7 +123,7 @@ var (
 func readSpringHandle(r *snapbin.Reader, f *handleFields, count int32, lastRoot *components.Transform,
 	started, paused *bool, faults *uint32, apply bool) {
 	r.Count(f.count, int(count))
-	root := r.FiniteTransform(f.lastRoot)
+	root := readFiniteTransform(r, f.lastRoot)
 	st := r.Bool(f.started)
 	pa := r.Bool(f.paused)
 	fa := r.U32(f.faults)
