@@ -60,7 +60,7 @@ func (s *chainSystem) Initialize(w *ecs.World) {
 
 func (s *chainSystem) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 
-func (s *chainSystem) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
+func (s *chainSystem) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg, s.st, s.dt = s.frame.pool.Get(), s.frame.reg.Get(), s.store.Get(), s.frame.time.Get().Dt
 	if s.sideBySide {
@@ -69,11 +69,11 @@ func (s *chainSystem) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), in
 	return s.job, s.body, len(items)
 }
 
-func (s *chainSystem) framePoses(dst []*components.Pose) []*components.Pose {
+func (s *chainSystem) FramePoses(dst []*components.Pose) []*components.Pose {
 	return s.chars.framePoses(dst)
 }
 
-func (s *chainSystem) releaseFrame() {
+func (s *chainSystem) ReleaseFrame() {
 	s.chars.release()
 	s.pool, s.reg, s.st = nil, nil, nil
 }
@@ -106,9 +106,9 @@ func NewChainPrepare() *ChainPrepare {
 // before any worker sees the store.
 func (s *ChainPrepare) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 
-func (s *ChainPrepare) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
+func (s *ChainPrepare) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	compactChains(w, s.store.Get(), &s.live)
-	return s.chainSystem.gatherFrame(w)
+	return s.chainSystem.GatherFrame(w)
 }
 
 func prepareChains(s *chainSystem, lo, hi int) {

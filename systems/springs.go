@@ -85,11 +85,11 @@ func (s *springSystem[T]) gather(w *ecs.World, part func(*store.SpringStore) spr
 	return s.job, s.body, len(items)
 }
 
-func (s *springSystem[T]) framePoses(dst []*components.Pose) []*components.Pose {
+func (s *springSystem[T]) FramePoses(dst []*components.Pose) []*components.Pose {
 	return s.chars.framePoses(dst)
 }
 
-func (s *springSystem[T]) releaseFrame() {
+func (s *springSystem[T]) ReleaseFrame() {
 	s.chars.release()
 	s.pool, s.reg, s.st = nil, nil, nil
 }
@@ -109,7 +109,7 @@ func NewVRMSprings() *VRMSprings {
 // Update implements System.
 func (s *VRMSprings) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 
-func (s *VRMSprings) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
+func (s *VRMSprings) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	return s.gather(w, vrmPartOf)
 }
 
@@ -437,7 +437,7 @@ func NewSimpleSprings() *SimpleSprings {
 // Update implements System.
 func (s *SimpleSprings) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 
-func (s *SimpleSprings) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
+func (s *SimpleSprings) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	return s.gather(w, simplePartOf)
 }
 

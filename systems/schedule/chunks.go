@@ -1,4 +1,4 @@
-package systems
+package schedule
 
 import (
 	"github.com/mlange-42/arche/ecs"
@@ -7,60 +7,46 @@ import (
 	"github.com/sway-anim/sway/jobs"
 )
 
-// chunked is a character system whose Update splits into set-up on the
+// CharacterGrain is the number of characters in one chunk of a parallel
+// system. It is fixed, so chunk boundaries never depend on the number of
+// workers; 16 characters of the standard rig are 10-50 µs of work, large
+// enough to hide the hand-off and small enough to balance two cores.
+const CharacterGrain = 16
+
+// Chunked is a character system whose Update splits into set-up on the
 // calling goroutine, independent work per character over index ranges of
 // its character list (the body it hands the job pool), and a wrap-up. The
 // pipeline runs a stretch of consecutive chunked systems together, chunk
 // by chunk of characters (see Pipeline.Update), so that a character's
-// data stays in cache from one system to the next.
-type chunked interface {
+// data stays in cache from one system to the next. Every standard system
+// of package systems is one; the methods are for the pipeline.
+type Chunked interface {
 	System
-	// gatherFrame gathers the characters and binds the resources; it
+	// GatherFrame gathers the characters and binds the resources; it
 	// reads nothing of other characters' poses. It returns the job and
 	// body to run and the number of characters.
-	gatherFrame(w *ecs.World) (job *jobs.Job, body func(lo, hi int), n int)
-	// crossReads reports, after gatherFrame, whether resolveFrame reads
+	GatherFrame(w *ecs.World) (job *jobs.Job, body func(lo, hi int), n int)
+	// CrossReads reports, after GatherFrame, whether ResolveFrame reads
 	// other characters' poses this frame (entity targets): it must then
 	// run after every earlier system has finished with every character.
-	crossReads() bool
-	// resolveFrame is the set-up that may read other characters' poses.
-	resolveFrame(w *ecs.World)
-	// framePoses appends the gathered characters' poses, in the order the
+	CrossReads() bool
+	// ResolveFrame is the set-up that may read other characters' poses.
+	ResolveFrame(w *ecs.World)
+	// FramePoses appends the gathered characters' poses, in the order the
 	// body indexes them.
-	framePoses(dst []*components.Pose) []*components.Pose
-	// releaseFrame drops the frame's pointers.
-	releaseFrame()
+	FramePoses(dst []*components.Pose) []*components.Pose
+	// ReleaseFrame drops the frame's pointers.
+	ReleaseFrame()
 }
 
-// runAlone is Update of a chunked system run on its own.
-func runAlone(s chunked, f *frame, w *ecs.World) {
-	job, body, n := s.gatherFrame(w)
-	s.resolveFrame(w)
-	f.faults.Get().Report(f.jobs.Get().For(job, n, CharacterGrain, body))
-	s.releaseFrame()
-}
-
-// noCrossReads is embedded by chunked systems whose set-up reads only
-// their own characters.
-type noCrossReads struct{}
-
-func (noCrossReads) crossReads() bool          { return false }
-func (noCrossReads) resolveFrame(w *ecs.World) {}
-
-// framePoses appends the poses of the gathered characters to dst.
-func (c *characters) framePoses(dst []*components.Pose) []*components.Pose {
-	for i := range c.items {
-		dst = append(dst, c.items[i].pose)
-	}
-	return dst
-}
-
-// framePoses appends the poses of the gathered characters to dst.
-func (c *featureCharacters[T]) framePoses(dst []*components.Pose) []*components.Pose {
-	for i := range c.items {
-		dst = append(dst, c.items[i].pose)
-	}
-	return dst
+// RunAlone is the Update of a chunked system run on its own: set-up, the
+// body over chunks of CharacterGrain characters on the job pool (a
+// recovered panic reported to faults), and the wrap-up.
+func RunAlone(s Chunked, pool *jobs.Pool, faults *Faults, w *ecs.World) {
+	job, body, n := s.GatherFrame(w)
+	s.ResolveFrame(w)
+	faults.Report(pool.For(job, n, CharacterGrain, body))
+	s.ReleaseFrame()
 }
 
 // chunkBounds sets off[c] to the index in list of the first character of
@@ -84,18 +70,3 @@ func chunkBounds(off []int32, base, list []*components.Pose, grain int) bool {
 	off[(len(base)+grain-1)/grain] = int32(j)
 	return j == len(list)
 }
-
-// Every character system of the default pipeline is chunked.
-var (
-	_ chunked = (*PoseReset)(nil)
-	_ chunked = (*Animation)(nil)
-	_ chunked = (*BreathSystem)(nil)
-	_ chunked = (*LookAtSystem)(nil)
-	_ chunked = (*IKSystem)(nil)
-	_ chunked = (*ForwardKinematics)(nil)
-	_ chunked = (*ChainPrepare)(nil)
-	_ chunked = (*ChainStep)(nil)
-	_ chunked = (*ChainApply)(nil)
-	_ chunked = (*VRMSprings)(nil)
-	_ chunked = (*SimpleSprings)(nil)
-)
