@@ -79,7 +79,7 @@ func (w *World) snapshotFilter() *generic.Filter2[components.Pose, components.Ro
 // pose (local and world transforms, dirty range, the root it was computed
 // with, fault count) and the state of each feature (chain particles and
 // clocks, spring tails, breath phase, look-at damping, IK inputs,
-// animation playback); each encoder's comment in systems/snapshot_*.go
+// animation playback); each encoder's comment in internal/snapio
 // lists what it leaves out and why. Set-up is not saved: skeletons,
 // settings, clips, colliders, which characters exist and which features
 // they have. Restore puts the state back into this world or into one

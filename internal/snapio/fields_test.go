@@ -16,7 +16,7 @@ import (
 )
 
 // Every field of the types that hold a world's state is either saved by a
-// snapshot encoder (snapshot_*.go), set-up, or derived (written before
+// snapshot encoder (this package), set-up, or derived (written before
 // every use in a frame; each encoder's comment says where). A field added
 // to one of these types fails this test until it is classified here and,
 // if it is state, saved: a snapshot that silently misses state would
