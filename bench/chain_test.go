@@ -8,7 +8,7 @@ import (
 
 	sway "github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/scene"
-	"github.com/sway-anim/sway/systems"
+	"github.com/sway-anim/sway/internal/store"
 )
 
 // newChainWorld builds chars stress-rig characters with the standard
@@ -39,7 +39,7 @@ func newChainWorld(b *testing.B, chars, workers int) (*sway.World, []arche.Entit
 // particleSteps counts the moving particles times the sub-steps each chain
 // ran this frame.
 func particleSteps(w *sway.World) int {
-	st := arche.GetResource[systems.ChainStore](w.ECS())
+	st := arche.GetResource[store.ChainStore](w.ECS())
 	n := 0
 	for k, c := range st.Chains {
 		if s := int(st.Steps[k]); s > 0 {

@@ -35,6 +35,10 @@ type Teleport struct {
 // NoTurnTest is a Teleport.HalfCos that no turn is below.
 const NoTurnTest = -2
 
+// DefaultTeleport is the jump test a secondary feature starts with: a move
+// longer than 1 m or a turn larger than 45 degrees in one frame.
+func DefaultTeleport() Teleport { return NewTeleport(1, 45) }
+
 // NewTeleport returns the test for a move longer than distance metres or
 // a turn larger than angleDegrees (0 turns either test off).
 func NewTeleport(distance, angleDegrees float32) Teleport {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/sway-anim/sway/components"
 	sway "github.com/sway-anim/sway/ecs"
-	"github.com/sway-anim/sway/systems"
+	"github.com/sway-anim/sway/internal/store"
 )
 
 // Snapshot layout of the first character (see TestRestoreRejectsBadSnapshots).
@@ -141,7 +141,7 @@ func TestRestoredHugeParticlesStayOutOfPoses(t *testing.T) {
 	s := newFullScene(t, 2, 1, false)
 	defer s.w.Close()
 	s.step(t, 5)
-	st := arche.GetResource[systems.ChainStore](s.w.ECS())
+	st := arche.GetResource[store.ChainStore](s.w.ECS())
 	h := (*components.Chains)(s.w.ECS().Get(s.ents[1], arche.ComponentID[components.Chains](s.w.ECS())))
 	first := st.Chains[h.First].First
 	st.Particles.Pos[first+1] = mgl32.Vec3{3e38, -3e38, 3e38}

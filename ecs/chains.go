@@ -10,6 +10,7 @@ import (
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/check"
 	"github.com/sway-anim/sway/internal/rig"
+	"github.com/sway-anim/sway/internal/store"
 	"github.com/sway-anim/sway/systems"
 	"github.com/sway-anim/sway/systems/chain"
 	"github.com/sway-anim/sway/systems/collide"
@@ -167,13 +168,13 @@ func (w *World) addChains(e ecs.Entity, colliders []ColliderSpec, chains []Chain
 	st := w.chainStore()
 	h := st.AddChains(out, &built, descs, bones)
 	_, root := w.chars.Get(e)
-	st.StartChains(w.pool, skel, pose, root, &h)
+	systems.StartChains(st, w.pool, skel, pose, root, &h)
 	cm := generic.NewMap1[components.Chains](w.ecs)
 	cm.Assign(e, &h)
 	return nil
 }
 
-func (w *World) chainStore() *systems.ChainStore { return ecs.GetResource[systems.ChainStore](w.ecs) }
+func (w *World) chainStore() *store.ChainStore { return ecs.GetResource[store.ChainStore](w.ecs) }
 
 // chainsOf returns a character's chain handle. The world must be entered.
 func (w *World) chainsOf(e ecs.Entity) (*components.Chains, error) {

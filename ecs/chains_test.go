@@ -12,7 +12,7 @@ import (
 
 	sway "github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/scene"
-	"github.com/sway-anim/sway/systems"
+	"github.com/sway-anim/sway/internal/store"
 )
 
 // plainWorld builds n stress-rig characters with the default pipeline and
@@ -296,7 +296,7 @@ func TestNonFiniteParticlesResetTheChain(t *testing.T) {
 	stepMoving(t, w, ents, sc, 0, 10)
 	// Corrupt one particle of the first chain of character 1 (side by
 	// side) and of character 8 (alone), as a blow-up would.
-	st := arche.GetResource[systems.ChainStore](w.ECS())
+	st := arche.GetResource[store.ChainStore](w.ECS())
 	for _, k := range []int{1, 8} {
 		c := st.Chains[11*k] // each character has eleven chains
 		st.Particles.Pos[c.First+3][1] = float32(math.NaN())
@@ -332,8 +332,8 @@ func TestCharactersOfOneRigShareTheirChainsRestData(t *testing.T) {
 	defer one.Close()
 	w, ents, sc := chainWorld(t, 5, 2)
 	defer w.Close()
-	st1 := arche.GetResource[systems.ChainStore](one.ECS())
-	st := arche.GetResource[systems.ChainStore](w.ECS())
+	st1 := arche.GetResource[store.ChainStore](one.ECS())
+	st := arche.GetResource[store.ChainStore](w.ECS())
 	perChar := st1.Particles.Len()
 	if perChar == 0 || len(st1.Rest.Bone) != perChar {
 		t.Fatalf("one character: %d particles, %d rest records", perChar, len(st1.Rest.Bone))

@@ -11,7 +11,7 @@ import (
 	sway "github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/internal/scene"
-	"github.com/sway-anim/sway/systems"
+	"github.com/sway-anim/sway/internal/store"
 )
 
 // storeSizes is what the world's stores hold: bone slots of the pose
@@ -22,8 +22,8 @@ type storeSizes struct {
 
 func storeSizesOf(w *sway.World) storeSizes {
 	pool := arche.GetResource[rig.Pool](w.ECS())
-	cs := arche.GetResource[systems.ChainStore](w.ECS())
-	ss := arche.GetResource[systems.SpringStore](w.ECS())
+	cs := arche.GetResource[store.ChainStore](w.ECS())
+	ss := arche.GetResource[store.SpringStore](w.ECS())
 	return storeSizes{pool.Len(), len(cs.Chains), len(cs.ColliderDescs), len(ss.VRM.Springs)}
 }
 

@@ -12,7 +12,8 @@ import (
 
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/snapbin"
-	"github.com/sway-anim/sway/systems"
+	"github.com/sway-anim/sway/internal/snapio"
+	"github.com/sway-anim/sway/internal/store"
 )
 
 // ErrSnapshot is wrapped by every error Restore returns for bytes it
@@ -111,7 +112,7 @@ func (w *World) snapshotFilter() *generic.Filter2[components.Pose, components.Ro
 // pose (local and world transforms, dirty range, the root it was computed
 // with, fault count) and the state of each feature (chain particles and
 // clocks, spring tails, breath phase, look-at damping, IK inputs,
-// animation playback); each encoder's comment in systems/snapshot_*.go
+// animation playback); each encoder's comment in internal/snapio
 // lists what it leaves out and why. Set-up is not saved: skeletons,
 // settings, clips, colliders, which characters exist and which features
 // they have. Restore puts the state back into this world or into one
@@ -164,31 +165,31 @@ func (w *World) features(e ecs.Entity) uint8 {
 }
 
 func (w *World) appendCharacter(b []byte, e ecs.Entity, pose *components.Pose, root *components.Root,
-	chains *systems.ChainStore, springs *systems.SpringStore) []byte {
+	chains *store.ChainStore, springs *store.SpringStore) []byte {
 	f := w.features(e)
 	b = snapbin.U8(b, f)
-	b = systems.AppendPose(b, w.pool, pose, root)
+	b = snapio.AppendPose(b, w.pool, pose, root)
 	m := &w.maps
 	if f&featAnim != 0 {
-		b = systems.AppendAnim(b, m.anim.Get(e))
+		b = snapio.AppendAnim(b, m.anim.Get(e))
 	}
 	if f&featBreath != 0 {
-		b = systems.AppendBreath(b, m.breath.Get(e))
+		b = snapio.AppendBreath(b, m.breath.Get(e))
 	}
 	if f&featLookAt != 0 {
-		b = systems.AppendLookAt(b, m.lookAt.Get(e))
+		b = snapio.AppendLookAt(b, m.lookAt.Get(e))
 	}
 	if f&featIK != 0 {
-		b = systems.AppendIK(b, m.ik.Get(e))
+		b = snapio.AppendIK(b, m.ik.Get(e))
 	}
 	if f&featChains != 0 {
-		b = chains.AppendChains(b, m.chains.Get(e))
+		b = snapio.AppendChains(b, chains, m.chains.Get(e))
 	}
 	if f&featVRM != 0 {
-		b = springs.AppendVRM(b, m.vrm.Get(e))
+		b = snapio.AppendVRM(b, springs, m.vrm.Get(e))
 	}
 	if f&featSimple != 0 {
-		b = springs.AppendSimple(b, m.simple.Get(e))
+		b = snapio.AppendSimple(b, springs, m.simple.Get(e))
 	}
 	return b
 }
@@ -282,35 +283,35 @@ func (w *World) restore(b []byte, apply bool) error {
 }
 
 func (w *World) readCharacter(r *snapbin.Reader, e ecs.Entity, pose *components.Pose, root *components.Root,
-	chains *systems.ChainStore, springs *systems.SpringStore, apply bool) {
+	chains *store.ChainStore, springs *store.SpringStore, apply bool) {
 	off := r.Offset()
 	f, have := r.U8("features"), w.features(e)
 	if !r.Failed() && f != have {
 		r.Mismatch(off, "features", "the snapshot's character has features %s, the world's %s", featureNames(f), featureNames(have))
 		return
 	}
-	systems.ReadPose(r, w.pool, pose, root, apply)
+	snapio.ReadPose(r, w.pool, pose, root, apply)
 	m := &w.maps
 	if f&featAnim != 0 {
-		systems.ReadAnim(r, m.anim.Get(e), apply)
+		snapio.ReadAnim(r, m.anim.Get(e), apply)
 	}
 	if f&featBreath != 0 {
-		systems.ReadBreath(r, m.breath.Get(e), apply)
+		snapio.ReadBreath(r, m.breath.Get(e), apply)
 	}
 	if f&featLookAt != 0 {
-		systems.ReadLookAt(r, m.lookAt.Get(e), apply)
+		snapio.ReadLookAt(r, m.lookAt.Get(e), apply)
 	}
 	if f&featIK != 0 {
-		systems.ReadIK(r, m.ik.Get(e), apply)
+		snapio.ReadIK(r, m.ik.Get(e), apply)
 	}
 	if f&featChains != 0 {
-		chains.ReadChains(r, m.chains.Get(e), apply)
+		snapio.ReadChains(r, chains, m.chains.Get(e), apply)
 	}
 	if f&featVRM != 0 {
-		springs.ReadVRM(r, m.vrm.Get(e), apply)
+		snapio.ReadVRM(r, springs, m.vrm.Get(e), apply)
 	}
 	if f&featSimple != 0 {
-		springs.ReadSimple(r, m.simple.Get(e), apply)
+		snapio.ReadSimple(r, springs, m.simple.Get(e), apply)
 	}
 }
 

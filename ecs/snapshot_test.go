@@ -13,7 +13,7 @@ import (
 
 	"github.com/sway-anim/sway/components"
 	sway "github.com/sway-anim/sway/ecs"
-	"github.com/sway-anim/sway/systems"
+	"github.com/sway-anim/sway/internal/store"
 )
 
 // reseal rewrites a snapshot's trailing CRC-32C after an edit, so that a
@@ -227,7 +227,7 @@ func TestRestoreKeepsFaults(t *testing.T) {
 	if err := s.w.Step(1.0 / 60); err != nil {
 		t.Fatal(err)
 	}
-	st := arche.GetResource[systems.ChainStore](s.w.ECS())
+	st := arche.GetResource[store.ChainStore](s.w.ECS())
 	h := (*components.Chains)(s.w.ECS().Get(s.ents[1], arche.ComponentID[components.Chains](s.w.ECS())))
 	first := st.Chains[h.First].First
 	st.Particles.Pos[first+1][1] = float32(math.NaN())

@@ -16,7 +16,7 @@ import (
 	sway "github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/internal/scene"
-	"github.com/sway-anim/sway/systems"
+	"github.com/sway-anim/sway/internal/store"
 )
 
 // The soak test's size. The default is the short form CI runs in a few
@@ -363,8 +363,8 @@ func (s *soak) checkpoint() (uint64, storage) {
 	runtime.ReadMemStats(&ms)
 	ecs := s.w.ECS()
 	pool := arche.GetResource[rig.Pool](ecs)
-	cs := arche.GetResource[systems.ChainStore](ecs)
-	ss := arche.GetResource[systems.SpringStore](ecs)
+	cs := arche.GetResource[store.ChainStore](ecs)
+	ss := arche.GetResource[store.SpringStore](ecs)
 	return ms.HeapAlloc, storage{
 		Chars: s.w.NumCharacters(), PoolLen: pool.Len(), PoolFree: pool.FreeSlots(),
 		Chains: len(cs.Chains), Particles: cs.Particles.Len(), ChainColliders: len(cs.ColliderDescs),

@@ -11,6 +11,7 @@ import (
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/check"
 	"github.com/sway-anim/sway/internal/rig"
+	"github.com/sway-anim/sway/internal/store"
 	"github.com/sway-anim/sway/systems"
 	"github.com/sway-anim/sway/systems/collide"
 	"github.com/sway-anim/sway/systems/spring"
@@ -161,7 +162,7 @@ func (w *World) addVRMSprings(e ecs.Entity, colliders []ColliderSpec, springs []
 	owner := map[int32]int{} // joint bone -> spring
 	type built struct {
 		chain *spring.VRMChain
-		info  systems.VRMSpringInfo
+		info  store.VRMSpringInfo
 		bones []int32
 		descs []spring.VRMJointDesc
 		spec  int
@@ -185,7 +186,7 @@ func (w *World) addVRMSprings(e ecs.Entity, colliders []ColliderSpec, springs []
 		if err := check.NonNegative(vrmSpecType, field+".FixedStep", sp.FixedStep); err != nil {
 			return err
 		}
-		info := systems.VRMSpringInfo{N: int32(len(bones)), Parent: skel.Parents()[bones[0]], Center: -1,
+		info := store.VRMSpringInfo{N: int32(len(bones)), Parent: skel.Parents()[bones[0]], Center: -1,
 			VirtualTail: sp.VirtualTail, FixedStep: sp.FixedStep, Strict: sp.StrictCollision}
 		if info.Parent < 0 {
 			return check.Errorf(vrmSpecType, field+".Joints", sp.Joints[0], "the root bone cannot be a joint (it has no parent to hang from)")
@@ -266,7 +267,7 @@ func (w *World) addVRMSprings(e ecs.Entity, colliders []ColliderSpec, springs []
 		return out[a].info.FixedStep == 0 && out[b].info.FixedStep > 0
 	})
 	chains := make([]*spring.VRMChain, len(out))
-	infos := make([]systems.VRMSpringInfo, len(out))
+	infos := make([]store.VRMSpringInfo, len(out))
 	var bones []int32
 	var jds []spring.VRMJointDesc
 	for k := range out {
@@ -279,7 +280,7 @@ func (w *World) addVRMSprings(e ecs.Entity, colliders []ColliderSpec, springs []
 	h := st.AddVRM(chains, infos, bones, jds, descs, colBones, setIndex)
 	h.LastBone = lastBone
 	_, root := w.chars.Get(e)
-	st.StartVRM(w.pool, skel, pose, root, &h)
+	systems.StartVRM(st, w.pool, skel, pose, root, &h)
 	m := generic.NewMap1[components.VRMSprings](w.ecs)
 	m.Assign(e, &h)
 	return nil
@@ -390,15 +391,15 @@ func restScale(skel *rig.Skeleton, b int32) float32 {
 	return check.MaxAbs(skel.ModelScale()[b])
 }
 
-func vrmChainDesc(joints []spring.VRMJointDesc, info *systems.VRMSpringInfo) *spring.VRMChainDesc {
+func vrmChainDesc(joints []spring.VRMJointDesc, info *store.VRMSpringInfo) *spring.VRMChainDesc {
 	return &spring.VRMChainDesc{
 		Joints: joints, HasTail: info.HasTail, Tail: info.Tail, VirtualTail: info.VirtualTail,
 		FixedStep: info.FixedStep, StrictCollision: info.Strict,
 	}
 }
 
-func (w *World) springStore() *systems.SpringStore {
-	return ecs.GetResource[systems.SpringStore](w.ecs)
+func (w *World) springStore() *store.SpringStore {
+	return ecs.GetResource[store.SpringStore](w.ecs)
 }
 
 func (w *World) vrmOf(e ecs.Entity) (*components.VRMSprings, error) {
@@ -679,7 +680,7 @@ func (w *World) addSimpleSprings(e ecs.Entity, specs []SimpleSpringSpec) error {
 	skel := w.reg.Skeletons[pose.Skeleton]
 	owner := map[int32]int{}
 	chains := make([]*spring.SimpleChain, len(specs))
-	infos := make([]systems.SimpleSpringInfo, len(specs))
+	infos := make([]store.SimpleSpringInfo, len(specs))
 	var bones []int32
 	var jds []spring.SimpleJointDesc
 	lastBone := int32(0)
@@ -699,7 +700,7 @@ func (w *World) addSimpleSprings(e ecs.Entity, specs []SimpleSpringSpec) error {
 		if sp.SpringEnd == (mgl32.Vec3{}) {
 			return check.Errorf(simpleSpecType, field+".SpringEnd", sp.SpringEnd, "must not be zero (the spring's length)")
 		}
-		info := systems.SimpleSpringInfo{Joint0: int32(len(bones)), N: int32(len(b)), Parent: skel.Parents()[b[0]], Center: -1}
+		info := store.SimpleSpringInfo{Joint0: int32(len(bones)), N: int32(len(b)), Parent: skel.Parents()[b[0]], Center: -1}
 		if info.Parent < 0 {
 			return check.Errorf(simpleSpecType, field+".Bones", sp.Bones[0], "the root bone cannot be a spring (it has no parent to hang from)")
 		}
@@ -735,7 +736,7 @@ func (w *World) addSimpleSprings(e ecs.Entity, specs []SimpleSpringSpec) error {
 	h := st.AddSimple(chains, infos, bones, jds)
 	h.LastBone = lastBone
 	_, root := w.chars.Get(e)
-	st.StartSimple(w.pool, skel, pose, root, &h)
+	systems.StartSimple(st, w.pool, skel, pose, root, &h)
 	m := generic.NewMap1[components.SimpleSprings](w.ecs)
 	m.Assign(e, &h)
 	return nil

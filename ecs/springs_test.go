@@ -11,7 +11,7 @@ import (
 
 	sway "github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/scene"
-	"github.com/sway-anim/sway/systems"
+	"github.com/sway-anim/sway/internal/store"
 )
 
 // vrmWorld builds n stress-rig characters with the standard VRM springs
@@ -291,7 +291,7 @@ func TestVRMRemovingCharactersLeavesOthersUntouched(t *testing.T) {
 			}
 		}
 	}
-	st := arche.GetResource[systems.SpringStore](b.ECS())
+	st := arche.GetResource[store.SpringStore](b.ECS())
 	if n := len(st.VRM.Springs); n != 4*11 {
 		t.Fatalf("%d VRM springs stored after compaction, want 44", n)
 	}
@@ -317,7 +317,7 @@ func TestVRMNonFiniteStateResetsTheSpring(t *testing.T) {
 	w, ents, sc := vrmWorld(t, 2, 2, nil)
 	defer w.Close()
 	stepMoving(t, w, ents, sc, 0, 10)
-	st := arche.GetResource[systems.SpringStore](w.ECS())
+	st := arche.GetResource[store.SpringStore](w.ECS())
 	info := st.VRM.Info[11] // character 1's first spring
 	st.VRM.Cur[info.Joint0+2][1] = float32(math.Inf(1))
 	stepMoving(t, w, ents, sc, 10, 1)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/rig"
+	"github.com/sway-anim/sway/systems"
 )
 
 // compactStores drops what removed characters left in the stores now,
@@ -15,10 +16,8 @@ import (
 // pool order, and its Pose.First follows). Set-up code, for Trim.
 func (w *World) compactStores() {
 	w.life.Reclaim(w.ecs)
-	chains := generic.NewFilter1[components.Chains]()
-	w.chainStore().Reclaim(w.ecs, chains)
-	w.chainStore().Compact(w.ecs, chains)
-	w.springStore().Compact(w.ecs)
+	systems.CompactChains(w.ecs)
+	systems.CompactSprings(w.ecs)
 	if w.pool.FreeSlots() == 0 {
 		return
 	}

@@ -71,18 +71,18 @@ func (s *Animation) Initialize(w *ecs.World) {
 // Update implements System.
 func (s *Animation) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 
-func (s *Animation) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
+func (s *Animation) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg, s.spaces = s.frame.pool.Get(), s.frame.reg.Get(), s.lib.Get().Spaces
 	s.dt = s.frame.time.Get().Dt
 	return s.job, s.body, len(items)
 }
 
-func (s *Animation) framePoses(dst []*components.Pose) []*components.Pose {
+func (s *Animation) FramePoses(dst []*components.Pose) []*components.Pose {
 	return s.chars.framePoses(dst)
 }
 
-func (s *Animation) releaseFrame() {
+func (s *Animation) ReleaseFrame() {
 	s.chars.release()
 	s.pool, s.reg, s.spaces = nil, nil, nil
 }

@@ -98,7 +98,7 @@ func (s *BreathSystem) Initialize(w *ecs.World) { s.frame = newFrame(w) }
 // Update implements System.
 func (s *BreathSystem) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 
-func (s *BreathSystem) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
+func (s *BreathSystem) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	q := s.filter.Query(w)
 	s.items = slicex.Reserve(s.items, q.Count()) // see featureCharacters.gather
 	for q.Next() {
@@ -109,14 +109,14 @@ func (s *BreathSystem) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), i
 	return s.job, s.body, len(s.items)
 }
 
-func (s *BreathSystem) framePoses(dst []*components.Pose) []*components.Pose {
+func (s *BreathSystem) FramePoses(dst []*components.Pose) []*components.Pose {
 	for i := range s.items {
 		dst = append(dst, s.items[i].pose)
 	}
 	return dst
 }
 
-func (s *BreathSystem) releaseFrame() {
+func (s *BreathSystem) ReleaseFrame() {
 	clear(s.items) // no pointer outlives the frame
 	s.items = s.items[:0]
 	s.pool, s.reg = nil, nil

@@ -9,6 +9,7 @@ import (
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/prefetch"
 	"github.com/sway-anim/sway/internal/rig"
+	"github.com/sway-anim/sway/internal/store"
 	"github.com/sway-anim/sway/jobs"
 	"github.com/sway-anim/sway/systems/chain"
 	"github.com/sway-anim/sway/systems/collide"
@@ -32,13 +33,13 @@ type chainSystem struct {
 	noCrossReads
 	frame frame
 	chars featureCharacters[components.Chains]
-	store generic.Resource[ChainStore]
+	store generic.Resource[store.ChainStore]
 	job   *jobs.Job
 	body  func(lo, hi int)
 	// Set for the duration of one Update.
 	pool *rig.Pool
 	reg  *rig.Registry
-	st   *ChainStore
+	st   *store.ChainStore
 	dt   float32
 	// The step's and the apply's side-by-side scratch, one per chunk
 	// running at a time (sideBySide: the system uses it).
@@ -54,12 +55,12 @@ func newChainSystem(name string, run func(*chainSystem, int, int), sideBySide bo
 
 func (s *chainSystem) Initialize(w *ecs.World) {
 	s.frame = newFrame(w)
-	s.store = generic.NewResource[ChainStore](w)
+	s.store = generic.NewResource[store.ChainStore](w)
 }
 
 func (s *chainSystem) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 
-func (s *chainSystem) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
+func (s *chainSystem) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg, s.st, s.dt = s.frame.pool.Get(), s.frame.reg.Get(), s.store.Get(), s.frame.time.Get().Dt
 	if s.sideBySide {
@@ -68,11 +69,11 @@ func (s *chainSystem) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), in
 	return s.job, s.body, len(items)
 }
 
-func (s *chainSystem) framePoses(dst []*components.Pose) []*components.Pose {
+func (s *chainSystem) FramePoses(dst []*components.Pose) []*components.Pose {
 	return s.chars.framePoses(dst)
 }
 
-func (s *chainSystem) releaseFrame() {
+func (s *chainSystem) ReleaseFrame() {
 	s.chars.release()
 	s.pool, s.reg, s.st = nil, nil, nil
 }
@@ -92,24 +93,22 @@ func posePart(pool *rig.Pool, p *components.Pose) chain.Pose {
 // prepares every chain for this frame's sub-steps.
 type ChainPrepare struct {
 	*chainSystem
-	compact *generic.Filter1[components.Chains]
+	live liveHandles[components.Chains]
 }
 
 // NewChainPrepare returns the chain prepare system.
 func NewChainPrepare() *ChainPrepare {
-	return &ChainPrepare{chainSystem: newChainSystem("chain.prepare", prepareChains, false), compact: generic.NewFilter1[components.Chains]()}
+	return &ChainPrepare{chainSystem: newChainSystem("chain.prepare", prepareChains, false), live: newLiveHandles[components.Chains]()}
 }
 
 // Update implements System: it first compacts away removed characters'
-// chains, however they went (ChainStore.Reclaim), on this goroutine,
+// chains, however they went (see compactChains), on this goroutine,
 // before any worker sees the store.
 func (s *ChainPrepare) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 
-func (s *ChainPrepare) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
-	st := s.store.Get()
-	st.Reclaim(w, s.compact)
-	st.Compact(w, s.compact)
-	return s.chainSystem.gatherFrame(w)
+func (s *ChainPrepare) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
+	compactChains(w, s.store.Get(), &s.live)
+	return s.chainSystem.GatherFrame(w)
 }
 
 func prepareChains(s *chainSystem, lo, hi int) {
@@ -140,7 +139,7 @@ func prepareChains(s *chainSystem, lo, hi int) {
 // taken as the last frame's. The next Step carries whatever moved since.
 // It is Prepare with no time passing. A non-finite root leaves them to
 // start at the first Step. Set-up code, on the calling goroutine.
-func (s *ChainStore) StartChains(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root, h *components.Chains) {
+func StartChains(s *store.ChainStore, pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root, h *components.Chains) {
 	if h.Count == 0 || !Sync(pool, skel, pose, root) {
 		return
 	}
@@ -411,7 +410,7 @@ func applyChar(s *chainSystem, it featureRef[components.Chains]) {
 
 // applicable returns chain k of h when it is to be applied this frame: it
 // stepped, and its particles are finite (the step reports them).
-func applicable(st *ChainStore, h *components.Chains, k int32) *chain.Chain {
+func applicable(st *store.ChainStore, h *components.Chains, k int32) *chain.Chain {
 	switch steps := st.Steps[k]; {
 	case steps == stepsFaulted:
 		// A fault upstream (a hostile setting, a numerical blow-up):

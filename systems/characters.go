@@ -11,12 +11,6 @@ import (
 	"github.com/sway-anim/sway/systems/fk"
 )
 
-// CharacterGrain is the number of characters in one chunk of a parallel
-// system. It is fixed, so chunk boundaries never depend on the number of
-// workers; 16 characters of the standard rig are 10-50 µs of work, large
-// enough to hide the hand-off and small enough to balance two cores.
-const CharacterGrain = 16
-
 // charRef points at one character's components for the length of one
 // Update (see the package doc for why that is safe).
 type charRef struct {

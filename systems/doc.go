@@ -1,7 +1,9 @@
-// Package systems holds sway's ECS systems and the ordered pipeline that
-// runs them. Each system has the shape of arche-model's System
-// (Initialize, Update, Finalize on *ecs.World), so it drops into an
-// arche-model Model as well as into a [Pipeline].
+// Package systems holds sway's ECS systems and builds the ordered pipeline
+// that runs them (the scheduler itself, [Pipeline] and [Phase], is package
+// systems/schedule; the stores the systems read are internal/store's).
+// Each system has the shape of arche-model's System (Initialize, Update,
+// Finalize on *ecs.World), so it drops into an arche-model Model as well
+// as into a [Pipeline].
 //
 // Outline:
 //   - [Pipeline] and [Phase]: systems in named phases, run in order, with

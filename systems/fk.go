@@ -40,17 +40,17 @@ func (s *ForwardKinematics) Initialize(w *ecs.World) { s.frame = newFrame(w) }
 // Update implements System.
 func (s *ForwardKinematics) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 
-func (s *ForwardKinematics) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
+func (s *ForwardKinematics) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg = s.frame.pool.Get(), s.frame.reg.Get()
 	return s.job, s.body, len(items)
 }
 
-func (s *ForwardKinematics) framePoses(dst []*components.Pose) []*components.Pose {
+func (s *ForwardKinematics) FramePoses(dst []*components.Pose) []*components.Pose {
 	return s.chars.framePoses(dst)
 }
 
-func (s *ForwardKinematics) releaseFrame() {
+func (s *ForwardKinematics) ReleaseFrame() {
 	s.chars.release()
 	s.pool, s.reg = nil, nil
 }

@@ -12,32 +12,6 @@ import (
 	"github.com/sway-anim/sway/jobs"
 )
 
-func TestChunkBounds(t *testing.T) {
-	ps := make([]components.Pose, 6)
-	base := []*components.Pose{&ps[0], &ps[1], &ps[2], &ps[3], &ps[4]}
-	off := make([]int32, 4) // 5 characters in chunks of 2: 3 chunks
-	// Characters 1, 3 and 4: chunk 0 holds list[0:1], chunk 1 list[1:2],
-	// chunk 2 list[2:3].
-	if !chunkBounds(off, base, []*components.Pose{&ps[1], &ps[3], &ps[4]}, 2) || !slices.Equal(off, []int32{0, 1, 2, 3}) {
-		t.Fatalf("subsequence: off %v, want [0 1 2 3]", off)
-	}
-	if !chunkBounds(off, base, nil, 2) || !slices.Equal(off, []int32{0, 0, 0, 0}) {
-		t.Fatalf("no characters: off %v, want [0 0 0 0]", off)
-	}
-	if !chunkBounds(off, base, base, 2) || !slices.Equal(off, []int32{0, 2, 4, 5}) {
-		t.Fatalf("every character: off %v, want [0 2 4 5]", off)
-	}
-	for _, list := range [][]*components.Pose{
-		{&ps[3], &ps[1]}, // out of base's order
-		{&ps[5]},         // not a character of base
-		{&ps[2], &ps[2]}, // twice
-	} {
-		if chunkBounds(off, base, list, 2) {
-			t.Fatalf("list %v lines up with base", list)
-		}
-	}
-}
-
 // tracer is a chunked system that logs which character its body visits
 // (by Pose.First) into a shared log; reversed lists its characters in
 // the opposite order, which the pipeline cannot cut into its chunks.
@@ -60,17 +34,17 @@ func newTracer(name string, log *[]string) *tracer {
 func (s *tracer) Initialize(w *ecs.World) {}
 func (s *tracer) Finalize(w *ecs.World)   {}
 func (s *tracer) Update(w *ecs.World)     { f := newFrame(w); runAlone(s, &f, w) }
-func (s *tracer) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
+func (s *tracer) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	if s.reversed {
 		slices.Reverse(items)
 	}
 	return s.job, s.body, len(items)
 }
-func (s *tracer) framePoses(dst []*components.Pose) []*components.Pose {
+func (s *tracer) FramePoses(dst []*components.Pose) []*components.Pose {
 	return s.chars.framePoses(dst)
 }
-func (s *tracer) releaseFrame() { s.chars.release() }
+func (s *tracer) ReleaseFrame() { s.chars.release() }
 func (s *tracer) run(lo, hi int) {
 	for _, c := range s.chars.items[lo:hi] {
 		*s.log = append(*s.log, fmt.Sprintf("%s%d", s.name, c.pose.First))

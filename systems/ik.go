@@ -52,7 +52,7 @@ func (s *IKSystem) Initialize(w *ecs.World) {
 // Update implements System.
 func (s *IKSystem) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 
-func (s *IKSystem) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
+func (s *IKSystem) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg = s.frame.pool.Get(), s.frame.reg.Get()
 	return s.job, s.body, len(items)
@@ -60,7 +60,7 @@ func (s *IKSystem) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) 
 
 // crossReads reports whether a limb's target is another entity's bone:
 // resolving it reads that character's pose.
-func (s *IKSystem) crossReads() bool {
+func (s *IKSystem) CrossReads() bool {
 	for i := range s.chars.items {
 		k := s.chars.items[i].feat
 		for l := 0; l < int(min(k.NumLimbs, components.MaxIKLimbs)); l++ {
@@ -72,7 +72,7 @@ func (s *IKSystem) crossReads() bool {
 	return false
 }
 
-func (s *IKSystem) resolveFrame(w *ecs.World) {
+func (s *IKSystem) ResolveFrame(w *ecs.World) {
 	for i := range s.chars.items {
 		k := s.chars.items[i].feat
 		for l := 0; l < int(min(k.NumLimbs, components.MaxIKLimbs)); l++ {
@@ -81,11 +81,11 @@ func (s *IKSystem) resolveFrame(w *ecs.World) {
 	}
 }
 
-func (s *IKSystem) framePoses(dst []*components.Pose) []*components.Pose {
+func (s *IKSystem) FramePoses(dst []*components.Pose) []*components.Pose {
 	return s.chars.framePoses(dst)
 }
 
-func (s *IKSystem) releaseFrame() {
+func (s *IKSystem) ReleaseFrame() {
 	s.chars.release()
 	s.pool, s.reg = nil, nil
 }

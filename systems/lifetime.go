@@ -17,9 +17,9 @@ import (
 // against the ranges the pool has handed out, so when nothing was lost a
 // check costs one arche count and nothing per character.
 //
-// The chain store notices its own losses the same way (ChainStore.Reclaim,
-// at the chain prepare system and Trim), and the spring store by the sum
-// of its live ranges.
+// The chain and spring stores' losses are noticed the same way, by the
+// chain prepare and spring systems (stores.go) and at Trim: every store
+// keeps its ranges in a store.Ranges and follows its removal rule.
 type PoseLifetime struct {
 	filter *generic.Filter1[components.Pose]
 	pool   generic.Resource[rig.Pool]

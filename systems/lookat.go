@@ -103,7 +103,7 @@ func (s *LookAtSystem) Initialize(w *ecs.World) {
 // Update implements System.
 func (s *LookAtSystem) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 
-func (s *LookAtSystem) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
+func (s *LookAtSystem) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg, s.dt = s.frame.pool.Get(), s.frame.reg.Get(), s.frame.time.Get().Dt
 	return s.job, s.body, len(items)
@@ -111,7 +111,7 @@ func (s *LookAtSystem) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), i
 
 // crossReads reports whether a target is another entity's bone: resolving
 // it reads that character's pose.
-func (s *LookAtSystem) crossReads() bool {
+func (s *LookAtSystem) CrossReads() bool {
 	for i := range s.chars.items {
 		if s.chars.items[i].feat.Target.IsEntity() {
 			return true
@@ -120,17 +120,17 @@ func (s *LookAtSystem) crossReads() bool {
 	return false
 }
 
-func (s *LookAtSystem) resolveFrame(w *ecs.World) {
+func (s *LookAtSystem) ResolveFrame(w *ecs.World) {
 	for i := range s.chars.items {
 		s.targets.resolve(w, s.pool, s.reg, &s.chars.items[i].feat.Target)
 	}
 }
 
-func (s *LookAtSystem) framePoses(dst []*components.Pose) []*components.Pose {
+func (s *LookAtSystem) FramePoses(dst []*components.Pose) []*components.Pose {
 	return s.chars.framePoses(dst)
 }
 
-func (s *LookAtSystem) releaseFrame() {
+func (s *LookAtSystem) ReleaseFrame() {
 	s.chars.release()
 	s.pool, s.reg = nil, nil
 }

@@ -48,17 +48,17 @@ func (s *PoseReset) Initialize(w *ecs.World) {
 // Update implements System.
 func (s *PoseReset) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 
-func (s *PoseReset) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
+func (s *PoseReset) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg = s.frame.pool.Get(), s.frame.reg.Get()
 	return s.job, s.body, len(items)
 }
 
-func (s *PoseReset) framePoses(dst []*components.Pose) []*components.Pose {
+func (s *PoseReset) FramePoses(dst []*components.Pose) []*components.Pose {
 	return s.chars.framePoses(dst)
 }
 
-func (s *PoseReset) releaseFrame() {
+func (s *PoseReset) ReleaseFrame() {
 	s.chars.release()
 	s.pool, s.reg = nil, nil
 }

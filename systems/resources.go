@@ -1,45 +1,19 @@
 package systems
 
 import (
-	"sync"
-
 	"github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
 
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/rig"
+	"github.com/sway-anim/sway/internal/store"
 	"github.com/sway-anim/sway/jobs"
+	"github.com/sway-anim/sway/systems/schedule"
 )
 
 // Faults is the world resource where systems report what they recovered
 // from during a frame; the facade returns Err from Step.
-type Faults struct {
-	mu     sync.Mutex
-	Panics uint64 // job panics recovered
-	Err    error  // the first error since the last Take
-}
-
-// Report records err (nil is ignored).
-func (f *Faults) Report(err error) {
-	if err == nil {
-		return
-	}
-	f.mu.Lock()
-	f.Panics++
-	if f.Err == nil {
-		f.Err = err
-	}
-	f.mu.Unlock()
-}
-
-// Take returns and clears the first error since the last Take.
-func (f *Faults) Take() error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	err := f.Err
-	f.Err = nil
-	return err
-}
+type Faults = schedule.Faults
 
 // AddResources adds the resources sway's systems need to w (a pose pool, a
 // skeleton registry, the frame clock, a fault record, the chain store, the
@@ -50,8 +24,8 @@ func AddResources(w *ecs.World, workers int) {
 	addIfMissing(w, &rig.Registry{})
 	addIfMissing(w, &components.Time{})
 	addIfMissing(w, &Faults{})
-	addIfMissing(w, &ChainStore{})
-	addIfMissing(w, &SpringStore{})
+	addIfMissing(w, &store.ChainStore{})
+	addIfMissing(w, &store.SpringStore{})
 	addIfMissing(w, &AnimLibrary{})
 	if r := generic.NewResource[jobs.Pool](w); !r.Has() {
 		r.Add(jobs.NewPool(workers))

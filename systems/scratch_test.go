@@ -22,8 +22,8 @@ func TestChainScratchReservedPerWorker(t *testing.T) {
 	}{{NewChainPrepare().chainSystem, 0}, {NewChainStep().chainSystem, workers}, {NewChainApply().chainSystem, workers}} {
 		c.s.Initialize(&w)
 		for range 2 {
-			c.s.gatherFrame(&w)
-			c.s.releaseFrame()
+			c.s.GatherFrame(&w)
+			c.s.ReleaseFrame()
 		}
 		if c.s.lanes.made != c.want || len(c.s.lanes.free) != c.want {
 			t.Errorf("%s: %d made, %d free; want %d", c.s.job.Name, c.s.lanes.made, len(c.s.lanes.free), c.want)

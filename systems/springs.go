@@ -12,6 +12,7 @@ import (
 	"github.com/sway-anim/sway/internal/mathx"
 	"github.com/sway-anim/sway/internal/prefetch"
 	"github.com/sway-anim/sway/internal/rig"
+	"github.com/sway-anim/sway/internal/store"
 	"github.com/sway-anim/sway/jobs"
 	"github.com/sway-anim/sway/systems/collide"
 	"github.com/sway-anim/sway/systems/spring"
@@ -30,19 +31,12 @@ func init() {
 // A character's springs restart from the animated pose when it moves
 // farther than its teleport distance or turns by more than its teleport
 // angle in one frame (components.Teleport, set per character by the
-// facade); DefaultTeleport gives the dynamic chains' defaults.
+// facade; components.DefaultTeleport, 1 m and 45 degrees, to start).
 const (
-	TeleportDistance     = 1  // metres
-	TeleportAngleDegrees = 45 // degrees
 	// MaxFixedSteps bounds the steps a FixedStep spring takes in one
 	// frame; time beyond them is dropped (a hitch does not snowball).
 	MaxFixedSteps = 8
 )
-
-// DefaultTeleport is the jump test springs start with: 1 m, 45 degrees.
-func DefaultTeleport() components.Teleport {
-	return components.NewTeleport(TeleportDistance, TeleportAngleDegrees)
-}
 
 // isTeleport reports a root jump larger than the limits of t (the
 // distance test off at Distance 0, the turn test off at HalfCos below -1).
@@ -62,37 +56,38 @@ type springSystem[T any] struct {
 	noCrossReads
 	frame frame
 	chars featureCharacters[T]
-	store generic.Resource[SpringStore]
+	live  []*T // the handles, when the store is compacted or bound
+	store generic.Resource[store.SpringStore]
 	job   *jobs.Job
 	body  func(lo, hi int)
 	// Set for the duration of one Update.
 	pool *rig.Pool
 	reg  *rig.Registry
-	st   *SpringStore
+	st   *store.SpringStore
 	dt   float32
 }
 
 func (s *springSystem[T]) Initialize(w *ecs.World) {
 	s.frame = newFrame(w)
-	s.store = generic.NewResource[SpringStore](w)
+	s.store = generic.NewResource[store.SpringStore](w)
 }
 
 func (s *springSystem[T]) Finalize(w *ecs.World) {}
 
 // gather gathers the characters and lets prepare compact and bind the
 // store, on the calling goroutine.
-func (s *springSystem[T]) gather(w *ecs.World, prepare func(*SpringStore, []featureRef[T])) (*jobs.Job, func(lo, hi int), int) {
+func (s *springSystem[T]) gather(w *ecs.World, part func(*store.SpringStore) springPart[T]) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg, s.st, s.dt = s.frame.pool.Get(), s.frame.reg.Get(), s.store.Get(), s.frame.time.Get().Dt
-	prepare(s.st, items)
+	s.live = prepareSprings(part(s.st), items, s.live)
 	return s.job, s.body, len(items)
 }
 
-func (s *springSystem[T]) framePoses(dst []*components.Pose) []*components.Pose {
+func (s *springSystem[T]) FramePoses(dst []*components.Pose) []*components.Pose {
 	return s.chars.framePoses(dst)
 }
 
-func (s *springSystem[T]) releaseFrame() {
+func (s *springSystem[T]) ReleaseFrame() {
 	s.chars.release()
 	s.pool, s.reg, s.st = nil, nil, nil
 }
@@ -112,11 +107,9 @@ func NewVRMSprings() *VRMSprings {
 // Update implements System.
 func (s *VRMSprings) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 
-func (s *VRMSprings) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
-	return s.gather(w, prepareVRM)
+func (s *VRMSprings) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
+	return s.gather(w, vrmPartOf)
 }
-
-func prepareVRM(st *SpringStore, items []featureRef[components.VRMSprings]) { st.VRM.prepareVRM(items) }
 
 // stepChars steps characters lo..hi-1. Those whose springs all hang from
 // animated bones and step with the frame (the usual case) are stepped
@@ -288,7 +281,7 @@ func (s *VRMSprings) parents(it *featureRef[components.VRMSprings], skel *rig.Sk
 			sp.CenterPos, sp.CenterRot = pool.WorldPos[c], pool.WorldRot[c]
 		}
 		if reset || info.Reset {
-			st.resetSpring(sp, info)
+			resetSpring(st, sp, info)
 		}
 	}
 }
@@ -330,7 +323,7 @@ func (s *VRMSprings) finish(it *featureRef[components.VRMSprings], skel *rig.Ske
 		bones := st.JointBone[j0:j1]
 		b0 := bones[0]
 		if sp.Bad {
-			st.resetSpring(sp, info)
+			resetSpring(st, sp, info)
 			it.feat.Faults++
 		} else if direct && info.Contiguous {
 			pose.MarkDirty(b0, skel.SubtreeEnd(int(b0)))
@@ -366,7 +359,7 @@ func (s *VRMSprings) finish(it *featureRef[components.VRMSprings], skel *rig.Ske
 // before it swings the springs), instead of restarting them under that
 // frame's pose. A non-finite root leaves them to start at the first Step.
 // Set-up code, on the calling goroutine.
-func (p *VRMPart) StartVRM(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root, h *components.VRMSprings) {
+func StartVRM(p *store.VRMPart, pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root, h *components.VRMSprings) {
 	a := pose.First
 	for k := h.First; k < h.First+h.Count; k++ {
 		info, sp := &p.Info[k], &p.Springs[k]
@@ -380,7 +373,7 @@ func (p *VRMPart) StartVRM(pool *rig.Pool, skel *rig.Skeleton, pose *components.
 		}
 		// The store is bound to the kernel's view at the first Step.
 		j0, j1 := info.Joint0, info.Joint0+info.N
-		p.restart(&spring.VRMState{PrevTail: p.Prev[j0:j1:j1], CurTail: p.Cur[j0:j1:j1]}, sp, info)
+		restart(p, &spring.VRMState{PrevTail: p.Prev[j0:j1:j1], CurTail: p.Cur[j0:j1:j1]}, sp, info)
 	}
 	h.Started, h.LastRoot = true, root.Transform
 }
@@ -388,12 +381,12 @@ func (p *VRMPart) StartVRM(pool *rig.Pool, skel *rig.Skeleton, pose *components.
 // resetSpring puts a spring's tails at rest under this frame's parent and
 // centre, and its output at the rest rotations, which is what a
 // fixed-step spring shows until its first step.
-func (p *VRMPart) resetSpring(sp *spring.VRMSpring, info *VRMSpringInfo) {
-	p.restart(sp.State, sp, info)
+func resetSpring(p *store.VRMPart, sp *spring.VRMSpring, info *store.VRMSpringInfo) {
+	restart(p, sp.State, sp, info)
 }
 
 // restart is resetSpring with the spring's tails in st.
-func (p *VRMPart) restart(st *spring.VRMState, sp *spring.VRMSpring, info *VRMSpringInfo) {
+func restart(p *store.VRMPart, st *spring.VRMState, sp *spring.VRMSpring, info *store.VRMSpringInfo) {
 	cr := sp.CenterRot
 	if cr == (mgl32.Quat{}) {
 		cr = mgl32.QuatIdent() // as for the kernel: the zero value is the identity
@@ -411,7 +404,7 @@ func (p *VRMPart) restart(st *spring.VRMState, sp *spring.VRMSpring, info *VRMSp
 // Step then moves them by that frame's motion, as any later Step does. A
 // character whose root is not finite is left to start at its first Step.
 // Set-up code.
-func (p *SimplePart) StartSimple(pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root, h *components.SimpleSprings) {
+func StartSimple(p *store.SimplePart, pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root, h *components.SimpleSprings) {
 	if !Sync(pool, skel, pose, root) {
 		return
 	}
@@ -450,12 +443,8 @@ func NewSimpleSprings() *SimpleSprings {
 // Update implements System.
 func (s *SimpleSprings) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 
-func (s *SimpleSprings) gatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
-	return s.gather(w, prepareSimple)
-}
-
-func prepareSimple(st *SpringStore, items []featureRef[components.SimpleSprings]) {
-	st.Simple.prepareSimple(items)
+func (s *SimpleSprings) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
+	return s.gather(w, simplePartOf)
 }
 
 // stepChars steps characters lo..hi-1 while the data of those ahead is on

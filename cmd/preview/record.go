@@ -10,7 +10,7 @@ import (
 
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/render"
-	"github.com/sway-anim/sway/systems"
+	"github.com/sway-anim/sway/internal/store"
 )
 
 // stepRate is the simulation's fixed step, per second.
@@ -73,14 +73,14 @@ func timeBar(img *image.Paletted, done float64) {
 type capturer struct {
 	frame     render.Frame
 	chainBone []bool // bones moved by a chain (not the chain roots)
-	store     *systems.ChainStore
+	store     *store.ChainStore
 	chains    generic.Map[components.Chains]
 	head      int
 }
 
 func newCapturer(d *demo) *capturer {
 	c := &capturer{
-		store:     ecs.GetResource[systems.ChainStore](d.w.ECS()),
+		store:     ecs.GetResource[store.ChainStore](d.w.ECS()),
 		chains:    generic.NewMap[components.Chains](d.w.ECS()),
 		chainBone: make([]bool, d.skel.NumBones()),
 		head:      d.skel.Index("head"),

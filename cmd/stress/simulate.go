@@ -16,7 +16,7 @@ import (
 
 	sway "github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/scene"
-	"github.com/sway-anim/sway/systems"
+	"github.com/sway-anim/sway/internal/store"
 )
 
 // simulate builds the scene, steps it and measures every frame.
@@ -61,7 +61,7 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 	if err := w.Trim(); err != nil { // release the pools' slack from growing during set-up
 		return nil, err
 	}
-	store := arche.GetResource[systems.ChainStore](w.ECS())
+	store := arche.GetResource[store.ChainStore](w.ECS())
 	setup := time.Since(setupStart)
 	if !cfg.quiet {
 		fmt.Fprintf(out, "set up %d characters of %d bones in %v; %d workers\n",

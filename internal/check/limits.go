@@ -38,6 +38,11 @@ import (
 // MaxPosition only rejects what is surely a mistake (millimetres taken for
 // metres, an uninitialised number).
 const (
+	// MaxBones is the largest number of bones a skeleton may have: the
+	// skeleton builder (internal/rig) and the kernels (systems/fk) both
+	// take it from here.
+	MaxBones = 1024
+
 	// MaxTranslation bounds each component of a bone's local translation,
 	// in metres: skeleton descriptions, glTF nodes, clip keys and
 	// SetBoneLocal.

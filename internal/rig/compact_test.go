@@ -21,7 +21,7 @@ func TestPoolCompactClosesGaps(t *testing.T) {
 	if p.FreeSlots() != 10 {
 		t.Fatalf("free %d", p.FreeSlots())
 	}
-	live := []Range{{firsts[0], 3}, {firsts[2], 5}, {firsts[4], 7}, {firsts[5], 8}}
+	live := []Range{{First: firsts[0], Count: 3}, {First: firsts[2], Count: 5}, {First: firsts[4], Count: 7}, {First: firsts[5], Count: 8}}
 	if p.Compact(live[1:]) {
 		t.Fatal("compacted without every live range")
 	}
@@ -54,10 +54,10 @@ func TestPoolCompactRejectsBadRanges(t *testing.T) {
 	var p Pool
 	a, b := p.Alloc(4), p.Alloc(4)
 	// Out of order, overlapping, past the end.
-	if p.Compact([]Range{{b, 4}, {a, 4}}) || p.Compact([]Range{{a, 5}, {b, 4}}) || p.Compact([]Range{{a, 4}, {b, 5}}) {
+	if p.Compact([]Range{{First: b, Count: 4}, {First: a, Count: 4}}) || p.Compact([]Range{{First: a, Count: 5}, {First: b, Count: 4}}) || p.Compact([]Range{{First: a, Count: 4}, {First: b, Count: 5}}) {
 		t.Fatal("bad ranges compacted")
 	}
-	if !p.Compact([]Range{{a, 4}, {b, 4}}) || p.Len() != 8 {
+	if !p.Compact([]Range{{First: a, Count: 4}, {First: b, Count: 4}}) || p.Len() != 8 {
 		t.Fatal("a full pool did not compact as it is")
 	}
 }
@@ -76,7 +76,7 @@ func TestPoolReclaimFreesLostRanges(t *testing.T) {
 	}
 	p.Release(firsts[0], 4)
 	// Ranges 1 and 4 lose their owners without Release.
-	live := []Range{{firsts[2], 4}, {firsts[3], 4}}
+	live := []Range{{First: firsts[2], Count: 4}, {First: firsts[3], Count: 4}}
 	if p.Ranges() != 4 {
 		t.Fatalf("Ranges = %d before, want 4", p.Ranges())
 	}

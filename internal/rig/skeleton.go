@@ -8,11 +8,10 @@ import (
 
 	"github.com/sway-anim/sway/internal/check"
 	"github.com/sway-anim/sway/internal/mathx"
-	"github.com/sway-anim/sway/systems/fk"
 )
 
 // MaxBones is the largest number of bones a skeleton may have.
-const MaxBones = fk.MaxBones
+const MaxBones = check.MaxBones
 
 // RotationTolerance is how far from unit length a rest rotation may be and
 // still be normalised; beyond it the description is rejected.

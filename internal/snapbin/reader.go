@@ -7,7 +7,6 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/check"
 )
 
@@ -161,8 +160,8 @@ func (r *Reader) Quat(field string) mgl32.Quat {
 }
 
 // Transform reads a transform, any bits.
-func (r *Reader) Transform(field string) components.Transform {
-	return components.Transform{Pos: r.Vec3(field), Rot: r.Quat(field), Scale: r.Vec3(field)}
+func (r *Reader) Transform(field string) (pos mgl32.Vec3, rot mgl32.Quat, scale mgl32.Vec3) {
+	return r.Vec3(field), r.Quat(field), r.Vec3(field)
 }
 
 func f32(s []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(s)) }
@@ -244,13 +243,12 @@ func (r *Reader) checkUnit(off int, field string, q mgl32.Quat, tol float32) mgl
 // internal/check), or one with a
 // non-finite number, which the systems skip (the character keeps its last
 // good pose) and a snapshot taken in that state holds.
-func (r *Reader) Root(field string, tol float32) components.Transform {
+func (r *Reader) Root(field string, tol float32) (pos mgl32.Vec3, rot mgl32.Quat, scale mgl32.Vec3) {
 	off := r.off
-	t := r.Transform(field)
-	pos, rot, scale := t.Pos, t.Rot, t.Scale
+	pos, rot, scale = r.Transform(field)
 	if !finite(pos[0]) || !finite(pos[1]) || !finite(pos[2]) || !finite(scale[0]) || !finite(scale[1]) || !finite(scale[2]) ||
 		!finite(rot.W) || !finite(rot.V[0]) || !finite(rot.V[1]) || !finite(rot.V[2]) {
-		return t
+		return pos, rot, scale
 	}
 	r.checkUnit(off, field, rot, tol)
 	if !check.Within(pos, check.MaxPosition) {
@@ -264,12 +262,7 @@ func (r *Reader) Root(field string, tol float32) components.Transform {
 			r.failAt(off, field, fmt.Sprintf("a scale component is not between %g and %g in absolute value (MinScale, MaxScale)", float32(check.MinScale), float32(check.MaxScale)), false)
 		}
 	}
-	return t
-}
-
-// FiniteTransform reads a transform whose numbers must be finite.
-func (r *Reader) FiniteTransform(field string) components.Transform {
-	return components.Transform{Pos: r.FiniteVec3(field), Rot: r.FiniteQuat(field), Scale: r.FiniteVec3(field)}
+	return pos, rot, scale
 }
 
 // Count reads a uint32 that must equal want, the world's count: a

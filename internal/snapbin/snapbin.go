@@ -2,8 +2,8 @@
 // append helpers for writing, a Reader with a sticky error for reading, and
 // the typed error a bad snapshot is reported with.
 //
-// Nothing here knows what a world holds: the encoders of each store live
-// next to the store (systems/snapshot_*.go) and the framing (magic,
+// Nothing here knows what a world holds: the encoders of the stores and
+// components are internal/snapio's and the framing (magic,
 // version, checksum) in the facade (ecs/snapshot.go). Writing appends to
 // the caller's slice and reading never allocates, except for the error
 // returned on a bad snapshot.
@@ -16,8 +16,6 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
-
-	"github.com/sway-anim/sway/components"
 )
 
 // ErrSnapshot is wrapped by every error about a snapshot's bytes: too
@@ -99,9 +97,9 @@ func Quat(b []byte, q mgl32.Quat) []byte {
 	return F32(F32(F32(F32(b, q.W), q.V[0]), q.V[1]), q.V[2])
 }
 
-// Transform appends t: position, rotation, scale.
-func Transform(b []byte, t *components.Transform) []byte {
-	return Vec3(Quat(Vec3(b, t.Pos), t.Rot), t.Scale)
+// Transform appends a transform: position, rotation, scale.
+func Transform(b []byte, pos mgl32.Vec3, rot mgl32.Quat, scale mgl32.Vec3) []byte {
+	return Vec3(Quat(Vec3(b, pos), rot), scale)
 }
 
 // Vec3s appends every vector of s.

@@ -6,12 +6,10 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
-
-	"github.com/sway-anim/sway/components"
 )
 
 func TestRoundTrip(t *testing.T) {
-	tr := components.Transform{Pos: mgl32.Vec3{1, -2, 3}, Rot: mgl32.Quat{W: 0.5, V: mgl32.Vec3{0.5, -0.5, 0.5}}, Scale: mgl32.Vec3{1, 2, 3}}
+	tr := transform{Pos: mgl32.Vec3{1, -2, 3}, Rot: mgl32.Quat{W: 0.5, V: mgl32.Vec3{0.5, -0.5, 0.5}}, Scale: mgl32.Vec3{1, 2, 3}}
 	nan := float32(math.NaN())
 	var b []byte
 	b = U8(b, 7)
@@ -21,7 +19,7 @@ func TestRoundTrip(t *testing.T) {
 	b = U64(b, 1<<60)
 	b = F32(b, nan)
 	b = F64(b, 2.5)
-	b = Transform(b, &tr)
+	b = Transform(b, tr.Pos, tr.Rot, tr.Scale)
 	if len(b) != 1+1+4+4+8+4+8+SizeTransform {
 		t.Fatalf("%d bytes", len(b))
 	}
@@ -33,7 +31,7 @@ func TestRoundTrip(t *testing.T) {
 	if f := r.F32("nan"); math.Float32bits(f) != math.Float32bits(nan) {
 		t.Fatalf("NaN bits %x", math.Float32bits(f))
 	}
-	if r.F64("f64") != 2.5 || r.Transform("t") != tr || r.Remaining() != 0 || r.Err() != nil {
+	if r.F64("f64") != 2.5 || readTransform(&r, "t") != tr || r.Remaining() != 0 || r.Err() != nil {
 		t.Fatalf("floats differ or %v", r.Err())
 	}
 }
@@ -76,7 +74,7 @@ func TestReaderErrorsAreStickyAndTyped(t *testing.T) {
 }
 
 func TestRootAcceptsFaultsButNotBadTransforms(t *testing.T) {
-	good := components.Identity()
+	good := transform{Rot: mgl32.QuatIdent(), Scale: mgl32.Vec3{1, 1, 1}}
 	nan := good
 	nan.Pos[0] = float32(math.NaN())
 	long, flat := good, good
@@ -91,12 +89,12 @@ func TestRootAcceptsFaultsButNotBadTransforms(t *testing.T) {
 	tiny.Scale[0] = -0.99e-4
 	big.Pos[0] = -3e38
 	for _, tc := range []struct {
-		tr components.Transform
+		tr transform
 		ok bool
 	}{{good, true}, {nan, true}, {long, false}, {flat, false},
 		{far, true}, {farther, false}, {huge, false}, {tiny, false}, {big, false}} {
 		var r Reader
-		r.Reset(Transform(nil, &tc.tr), 0)
+		r.Reset(Transform(nil, tc.tr.Pos, tc.tr.Rot, tc.tr.Scale), 0)
 		r.Root("root", 1e-3)
 		if (r.Err() == nil) != tc.ok {
 			t.Errorf("%v: %v", tc.tr, r.Err())
@@ -176,4 +174,17 @@ func TestCheckedSkipsValueChecksOnly(t *testing.T) {
 	if r.Vec3s("v", make([]mgl32.Vec3, 2), true, true); r.Err() == nil {
 		t.Fatal("a short run read")
 	}
+}
+
+// transform is a position, rotation and scale, as the snapshot of a
+// components.Transform holds them.
+type transform struct {
+	Pos   mgl32.Vec3
+	Rot   mgl32.Quat
+	Scale mgl32.Vec3
+}
+
+func readTransform(r *Reader, field string) transform {
+	p, q, s := r.Transform(field)
+	return transform{p, q, s}
 }

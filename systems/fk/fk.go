@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/sway-anim/sway/internal/check"
 )
 
 // Job computes world transforms of bones [Lo, Hi) of one character.
@@ -78,7 +80,7 @@ func (j *Job) Run() {
 }
 
 // MaxBones is the largest skeleton the kernels accept.
-const MaxBones = 1024
+const MaxBones = check.MaxBones
 
 // storageOrder is 0, 1, 2, ...: Run's schedule, so that one loop serves
 // both ranges and level orders.

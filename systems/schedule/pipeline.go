@@ -1,9 +1,15 @@
-package systems
+// Package schedule runs sway's systems: [Phase] orders a frame, a
+// [Pipeline] runs systems phase by phase, with per-system timing and pprof
+// labels, and runs consecutive [Chunked] character systems fused, chunk by
+// chunk of [CharacterGrain] characters. It knows the System interface, the
+// job pool and a character's components.Pose, and no system: package
+// systems registers the standard ones and builds the default pipeline
+// (systems.NewDefaultPipeline).
+package schedule
 
 import (
 	"context"
 	"runtime/pprof"
-	"sort"
 	"time"
 
 	"github.com/mlange-42/arche/ecs"
@@ -124,7 +130,7 @@ func (p *Pipeline) Update(w *ecs.World) {
 	f.gathered = false
 	for i := 0; i < len(p.entries); {
 		e := &p.entries[i]
-		if _, ok := e.sys.(chunked); ok && !e.disabled && !p.unfused && f.w != nil {
+		if _, ok := e.sys.(Chunked); ok && !e.disabled && !p.unfused && f.w != nil {
 			i = p.runStretch(w, i)
 			continue
 		}
@@ -190,62 +196,3 @@ func (p *Pipeline) Names() []string {
 
 // Len returns the number of systems.
 func (p *Pipeline) Len() int { return len(p.entries) }
-
-// defaultSystem is a standard system's place in the default pipeline.
-type defaultSystem struct {
-	order int // position within the phase, smaller first
-	name  string
-	make  func() System
-}
-
-// defaultSystems lists, per phase, the standard systems. Each feature
-// registers itself from its own file (an init function), so adding a
-// system does not edit a shared list. Orders in use:
-//
-//	animation: the animation layer 10 (after pose.reset)
-//	procedural: breath 10, look-at 20, IK 30
-//	prepare .. apply: dynamic chains 10, VRM springs 20, simple springs 30
-var defaultSystems [NumPhases][]defaultSystem
-
-// registerDefault adds a system to the default pipeline of every world
-// created afterwards; features call it from init.
-func registerDefault(phase Phase, order int, name string, make func() System) {
-	defaultSystems[phase] = append(defaultSystems[phase], defaultSystem{order, name, make})
-}
-
-// AddDefaults adds the registered standard systems of one phase, by
-// order, then name.
-func (p *Pipeline) AddDefaults(phase Phase) {
-	list := append([]defaultSystem(nil), defaultSystems[phase]...)
-	sort.Slice(list, func(i, j int) bool {
-		if list[i].order != list[j].order {
-			return list[i].order < list[j].order
-		}
-		return list[i].name < list[j].name
-	})
-	for _, d := range list {
-		p.Add(phase, d.name, d.make())
-	}
-}
-
-// NewDefaultPipeline returns the standard frame: pose reset, forward
-// kinematics after the procedural phase (the chains read the whole
-// animated pose) and a final forward-kinematics pass. Later features add
-// their systems to the phases. No full pass runs between animation and the
-// procedural systems: those read a few bones each and bring just their
-// paths up to date (EnsurePath); a full pass there cost as much as the
-// look-at and IK together.
-func NewDefaultPipeline() *Pipeline {
-	p := &Pipeline{}
-	p.Add(PhaseAnimation, "pose.reset", NewPoseReset())
-	p.AddDefaults(PhaseAnimation)
-	p.AddDefaults(PhaseProcedural)
-	p.Add(PhaseProcedural, "fk.procedural", NewForwardKinematics("fk.procedural"))
-	p.AddDefaults(PhasePrepare)
-	p.AddDefaults(PhaseIntegrate)
-	p.AddDefaults(PhaseConstraints)
-	p.AddDefaults(PhaseSprings)
-	p.AddDefaults(PhaseApply)
-	p.Add(PhaseFinal, "fk.final", NewForwardKinematics("fk.final").CountFaults())
-	return p
-}

@@ -1,4 +1,4 @@
-package systems
+package schedule
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
 
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/slicex"
@@ -28,10 +29,11 @@ import (
 // depend on the characters only, never on the number of workers.
 type fusion struct {
 	w       *ecs.World // nil until the pipeline is initialised
-	frame   frame
+	jobs    generic.Resource[jobs.Pool]
+	faults  generic.Resource[Faults]
 	job     *jobs.Job
-	body    func(lo, hi int) // run, made once
-	base    characters       // every character, in the order chunks follow
+	body    func(lo, hi int)                                   // run, made once
+	base    *generic.Filter2[components.Pose, components.Root] // every character, in the order chunks follow
 	poses   []*components.Pose
 	scratch []*components.Pose
 	// gathered: base and poses hold this frame's characters (cleared
@@ -44,7 +46,7 @@ type fusion struct {
 // member is one system of a stretch.
 type member struct {
 	e    *entry
-	sys  chunked
+	sys  Chunked
 	job  *jobs.Job
 	body func(lo, hi int)
 	n    int
@@ -54,8 +56,9 @@ type member struct {
 }
 
 func (f *fusion) init(w *ecs.World) {
-	f.w, f.frame = w, newFrame(w)
-	f.base = newCharacters()
+	f.w = w
+	f.jobs, f.faults = generic.NewResource[jobs.Pool](w), generic.NewResource[Faults](w)
+	f.base = generic.NewFilter2[components.Pose, components.Root]()
 	f.job = jobs.NewJob("pipeline")
 	f.body = f.run
 }
@@ -70,14 +73,14 @@ func (p *Pipeline) runStretch(w *ecs.World, i int) int {
 		if e.disabled {
 			continue
 		}
-		c, ok := e.sys.(chunked)
+		c, ok := e.sys.(Chunked)
 		if !ok {
 			break
 		}
 		pprof.SetGoroutineLabels(e.labels)
 		start := time.Now()
-		job, body, n := c.gatherFrame(w)
-		cross := c.crossReads()
+		job, body, n := c.GatherFrame(w)
+		cross := c.CrossReads()
 		setUp := time.Since(start)
 		if cross {
 			// Its set-up reads other characters' poses: every earlier
@@ -85,7 +88,7 @@ func (p *Pipeline) runStretch(w *ecs.World, i int) int {
 			f.flush()
 			pprof.SetGoroutineLabels(e.labels)
 			start = time.Now()
-			c.resolveFrame(w)
+			c.ResolveFrame(w)
 			setUp += time.Since(start)
 		}
 		f.members = append(f.members, member{e: e, sys: c, job: job, body: body, n: n, setUp: setUp})
@@ -102,7 +105,7 @@ func (f *fusion) flush() {
 	if len(ms) == 0 {
 		return
 	}
-	pool, faults := f.frame.jobs.Get(), f.frame.faults.Get()
+	pool, faults := f.jobs.Get(), f.faults.Get()
 	if len(ms) > 1 && f.plan() {
 		for k := range ms {
 			ms[k].e.ns = 0
@@ -134,7 +137,7 @@ func (f *fusion) flush() {
 	for k := range ms {
 		m := &ms[k]
 		start := time.Now()
-		m.sys.releaseFrame()
+		m.sys.ReleaseFrame()
 		m.e.record(m.setUp + time.Since(start))
 	}
 	clear(f.members) // no pointer outlives the frame
@@ -146,11 +149,16 @@ func (f *fusion) flush() {
 // reports false if a member's characters do not line up with the chunks.
 func (f *fusion) plan() bool {
 	if !f.gathered {
-		items := f.base.gather(f.w)
+		q := f.base.Query(f.w)
 		// Reserved at once: a first frame allocates as much for 10 or
 		// 10,000 characters.
-		f.poses = f.base.framePoses(slicex.Reserve(f.poses[:0], len(items)))
-		f.scratch = slicex.Reserve(f.scratch[:0], len(items))
+		n := q.Count()
+		f.poses = slicex.Reserve(f.poses[:0], n)
+		for q.Next() {
+			p, _ := q.Get()
+			f.poses = append(f.poses, p)
+		}
+		f.scratch = slicex.Reserve(f.scratch[:0], n)
 		f.chunks = (len(f.poses) + CharacterGrain - 1) / CharacterGrain
 		f.gathered = true
 	}
@@ -160,7 +168,7 @@ func (f *fusion) plan() bool {
 			e.off = make([]int32, f.chunks+1)
 		}
 		e.off = e.off[:f.chunks+1]
-		f.scratch = f.members[k].sys.framePoses(f.scratch[:0])
+		f.scratch = f.members[k].sys.FramePoses(f.scratch[:0])
 		ok := chunkBounds(e.off, f.poses, f.scratch, CharacterGrain)
 		clear(f.scratch)
 		if !ok {
@@ -189,7 +197,6 @@ func (f *fusion) run(lo, hi int) {
 
 // release drops the frame's character pointers.
 func (f *fusion) release() {
-	f.base.release()
 	clear(f.poses)
 	f.poses = f.poses[:0]
 	f.gathered = false

@@ -1,16 +1,14 @@
-package systems
+package store
 
 import (
 	"math"
 	"reflect"
+	"slices"
 	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/mlange-42/arche/ecs"
-	"github.com/mlange-42/arche/generic"
 
 	"github.com/sway-anim/sway/components"
-	"github.com/sway-anim/sway/internal/slicex"
 	"github.com/sway-anim/sway/systems/chain"
 	"github.com/sway-anim/sway/systems/collide"
 )
@@ -18,8 +16,10 @@ import (
 // ChainStore is the world resource that holds every dynamic chain of every
 // character contiguously: the chains, their particles (struct-of-arrays)
 // and the characters' colliders. A character's components.Chains holds its
-// ranges. Removed ranges are compacted away on the calling goroutine at the
-// start of the next frame, so churn does not grow the store.
+// ranges. Its three allocators (chains, particles, colliders) follow the
+// package's removal rule; the chain systems compact the store at the start
+// of a frame whenever a range was freed or lost, so the chains a frame
+// steps lie one after the other.
 type ChainStore struct {
 	Chains []chain.Chain
 	Steps  []int8 // sub-steps of each chain this frame (-1: off; -2: not finite after the step)
@@ -38,11 +38,10 @@ type ChainStore struct {
 	// camera or the player).
 	Reference mgl32.Vec3
 
-	deadChains    []bool // per chain: its character was removed
-	deadColliders []bool
-	dirty         bool
-	handles       int                // handles AddChains returned and Release did not take back
-	shapes        map[uint64][]int32 // rest data hash -> RestFirst of the shapes with it
+	// One range of each per character: its chains, its particles (those
+	// of its chains, one block) and its colliders.
+	chains, particles, colliders Ranges
+	shapes                       map[uint64][]int32 // rest data hash -> RestFirst of the shapes with it
 }
 
 // View returns chain k's particles (rest and simulation data together),
@@ -51,132 +50,144 @@ func (s *ChainStore) View(k int) chain.Particles {
 	return s.Chains[k].ParticlesIn(&s.Rest, &s.Particles)
 }
 
-// AddChains appends built chains (with their particles in built) and
+// AddChains stores built chains (with their particles in built) and
 // colliders for one character and returns its handle. Set-up code.
 func (s *ChainStore) AddChains(chains []chain.Chain, built *chain.Particles, descs []collide.Desc, bones []int32) components.Chains {
 	h := components.Chains{Count: int32(len(chains)), ColliderCount: int32(len(descs)), Control: components.Control{Weight: 1}}
-	s.handles++
-	if h.Count > 0 {
-		h.First = int32(len(s.Chains))
-	}
-	if h.ColliderCount > 0 {
-		h.ColliderFirst = int32(len(s.ColliderDescs))
-	}
-	base := s.Particles.Len()
-	growParticles(&s.Particles, built.Len(), false)
+	h.First = s.chains.Alloc(h.Count)
+	h.ColliderFirst = s.colliders.Alloc(h.ColliderCount)
+	base := int(s.particles.Alloc(int32(built.Len())))
+	s.resize()
 	copyParticles(&s.Particles, base, built, 0, built.Len(), false)
-	// Doubling growth: see slicex.
-	s.Chains = slicex.Reserve(s.Chains, len(chains))
-	s.Steps = slicex.Reserve(s.Steps, len(chains))
-	s.deadChains = slicex.Reserve(s.deadChains, len(chains))
-	s.ColliderDescs = slicex.Reserve(s.ColliderDescs, len(descs))
-	s.ColliderBones = slicex.Reserve(s.ColliderBones, len(bones))
-	s.Shapes = slicex.Reserve(s.Shapes, len(descs))
-	s.deadColliders = slicex.Reserve(s.deadColliders, len(descs))
-	for _, c := range chains {
+	for k, c := range chains {
 		c.RestFirst = s.internRest(built, c.RestFirst, c.N)
 		c.First += base
-		s.Chains = append(s.Chains, c)
-		s.Steps = append(s.Steps, 0)
-		s.deadChains = append(s.deadChains, false)
+		s.Chains[int(h.First)+k] = c
 	}
-	s.ColliderDescs = append(s.ColliderDescs, descs...)
-	s.ColliderBones = append(s.ColliderBones, bones...)
-	s.Shapes = append(s.Shapes, make([]collide.Shape, len(descs))...)
-	for range descs {
-		s.deadColliders = append(s.deadColliders, false)
-	}
+	cf, ce := h.ColliderFirst, h.ColliderFirst+h.ColliderCount
+	copy(s.ColliderDescs[cf:ce], descs)
+	copy(s.ColliderBones[cf:ce], bones)
+	// A reused range holds what its last owner left.
+	clear(s.Steps[h.First : h.First+h.Count])
+	clear(s.Shapes[cf:ce])
 	return h
 }
 
-// Release marks a character's ranges for removal at the next Compact.
+// particleRange returns the block of particles a character's chains use.
+func (s *ChainStore) particleRange(h *components.Chains) Range {
+	if h.Count == 0 {
+		return Range{}
+	}
+	lo, hi := math.MaxInt, 0
+	for _, c := range s.Chains[h.First : h.First+h.Count] {
+		lo, hi = min(lo, c.First), max(hi, c.First+c.N)
+	}
+	if hi <= lo {
+		return Range{}
+	}
+	return Range{First: int32(lo), Count: int32(hi - lo)}
+}
+
+// Release frees a character's ranges; the chain systems compact the
+// store before the next frame.
 func (s *ChainStore) Release(h components.Chains) {
-	s.handles--
-	for i := h.First; i < h.First+h.Count; i++ {
-		s.deadChains[i] = true
-	}
-	for i := h.ColliderFirst; i < h.ColliderFirst+h.ColliderCount; i++ {
-		s.deadColliders[i] = true
-	}
-	s.dirty = s.dirty || h.Count > 0 || h.ColliderCount > 0
+	s.particles.Release(s.particleRange(&h))
+	s.chains.Release(Range{h.First, h.Count})
+	s.colliders.Release(Range{h.ColliderFirst, h.ColliderCount})
+	s.resize()
 }
 
-// Reclaim marks for the next Compact the ranges that no live handle
-// holds: those of characters that lost their components.Chains without
-// Release (the entity removed with arche's calls, or the component
-// removed). It notices them by count, the entities filter matches against
-// the handles handed out, so when nothing was lost it costs one count.
-func (s *ChainStore) Reclaim(w *ecs.World, filter *generic.Filter1[components.Chains]) {
-	q := filter.Query(w)
-	n := q.Count()
-	if n == s.handles {
-		q.Close()
-		return
-	}
-	for i := range s.deadChains {
-		s.deadChains[i] = true
-	}
-	for i := range s.deadColliders {
-		s.deadColliders[i] = true
-	}
-	for q.Next() {
-		h := q.Get()
-		clear(s.deadChains[h.First : h.First+h.Count])
-		clear(s.deadColliders[h.ColliderFirst : h.ColliderFirst+h.ColliderCount])
-	}
-	s.handles = n
-	s.dirty = true
+// Owners returns the number of handles AddChains returned and Release
+// did not take back (or, after Compact, the number of live handles).
+// The caller compares it with the characters that hold a
+// components.Chains to notice handles lost without Release.
+func (s *ChainStore) Owners() int { return s.chains.Owners() }
+
+// Fragmented reports whether a range was freed since the last Compact.
+func (s *ChainStore) Fragmented() bool {
+	return s.chains.FreeSlots() > 0 || s.particles.FreeSlots() > 0 || s.colliders.FreeSlots() > 0
 }
 
-// Compact removes released ranges and rewrites the handles of the
-// characters that remain. It runs on the calling goroutine, before any
-// pointer into the store is handed to a worker.
-func (s *ChainStore) Compact(w *ecs.World, filter *generic.Filter1[components.Chains]) {
-	if !s.dirty {
-		return
+// Compact keeps exactly the ranges of the live handles (every
+// components.Chains a character holds): it frees the rest (Reclaim, for
+// handles lost without Release), moves the live ranges down in store
+// order and rewrites the handles (and the chains' particle offsets). Set-up
+// code, on the goroutine that owns the world, before any worker sees the
+// store. It reports false, and changes nothing, if the handles overlap.
+func (s *ChainStore) Compact(live []*components.Chains) bool {
+	chains, particles, colliders := make([]owned, len(live)), make([]owned, len(live)), make([]owned, len(live))
+	for i, h := range live {
+		chains[i] = owned{Range{h.First, h.Count}, i}
+		particles[i] = owned{s.particleRange(h), i}
+		colliders[i] = owned{Range{h.ColliderFirst, h.ColliderCount}, i}
 	}
-	s.dirty = false
-	// New index of every live chain and collider.
-	chainTo := make([]int32, len(s.Chains))
-	collTo := make([]int32, len(s.ColliderDescs))
-	nc, np, nk := int32(0), 0, int32(0)
-	for i := range s.Chains {
-		if s.deadChains[i] {
-			chainTo[i] = -1
-			continue
+	cr, pr, kr := sortOwned(chains), sortOwned(particles), sortOwned(colliders)
+	if !s.chains.valid(cr) || !s.particles.valid(pr) || !s.colliders.valid(kr) {
+		return false
+	}
+	s.chains.Reclaim(cr)
+	s.particles.Reclaim(pr)
+	s.colliders.Reclaim(kr)
+	s.particles.Compact(pr, s.moveParticles)
+	// A chain's particles move with its character's block.
+	for i, o := range particles {
+		h := live[o.owner]
+		if d := int(pr[i].First) - int(o.First); d != 0 {
+			for k := h.First; k < h.First+h.Count; k++ {
+				s.Chains[k].First += d
+			}
 		}
-		c := s.Chains[i]
-		copyParticles(&s.Particles, np, &s.Particles, c.First, c.First+c.N, false)
-		c.First = np
-		np += c.N
-		s.Chains[nc], s.Steps[nc] = c, s.Steps[i]
-		chainTo[i] = nc
-		nc++
 	}
-	for i := range s.ColliderDescs {
-		if s.deadColliders[i] {
-			collTo[i] = -1
-			continue
-		}
-		s.ColliderDescs[nk], s.ColliderBones[nk], s.Shapes[nk] = s.ColliderDescs[i], s.ColliderBones[i], s.Shapes[i]
-		collTo[i] = nk
-		nk++
+	s.chains.Compact(cr, s.moveChains)
+	s.colliders.Compact(kr, s.moveColliders)
+	for i, o := range chains {
+		live[o.owner].First = cr[i].First
 	}
-	q := filter.Query(w)
-	for q.Next() {
-		h := q.Get()
-		// An empty range starts at 0: its old start may lie past the end
-		// of the shrunk arrays.
-		h.First = remap(chainTo, h.First, h.Count)
-		h.ColliderFirst = remap(collTo, h.ColliderFirst, h.ColliderCount)
+	for i, o := range colliders {
+		live[o.owner].ColliderFirst = kr[i].First
 	}
-	clear(s.Chains[nc:])
-	s.Chains, s.Steps, s.deadChains = s.Chains[:nc], s.Steps[:nc], s.deadChains[:nc]
-	clear(s.deadChains)
-	s.ColliderDescs, s.ColliderBones, s.Shapes = s.ColliderDescs[:nk], s.ColliderBones[:nk], s.Shapes[:nk]
-	s.deadColliders = s.deadColliders[:nk]
-	clear(s.deadColliders)
-	truncateParticles(&s.Particles, np)
+	s.resize()
+	return true
+}
+
+// owned is a live range and the index of its owner in the caller's list.
+type owned struct {
+	Range
+	owner int
+}
+
+// sortOwned sorts o by First and returns its ranges in that order.
+func sortOwned(o []owned) []Range {
+	slices.SortStableFunc(o, func(a, b owned) int { return int(a.First) - int(b.First) })
+	r := make([]Range, len(o))
+	for i := range o {
+		r[i] = o[i].Range
+	}
+	return r
+}
+
+func (s *ChainStore) moveChains(dst, src, n int32) {
+	Move(s.Chains, dst, src, n)
+	Move(s.Steps, dst, src, n)
+}
+
+func (s *ChainStore) moveParticles(dst, src, n int32) {
+	copyParticles(&s.Particles, int(dst), &s.Particles, int(src), int(src+n), false)
+}
+
+func (s *ChainStore) moveColliders(dst, src, n int32) {
+	Move(s.ColliderDescs, dst, src, n)
+	Move(s.ColliderBones, dst, src, n)
+	Move(s.Shapes, dst, src, n)
+}
+
+// resize sizes the columns to their allocators.
+func (s *ChainStore) resize() {
+	n := s.chains.Len()
+	s.Chains, s.Steps = Resize(s.Chains, n), Resize(s.Steps, n)
+	n = s.colliders.Len()
+	s.ColliderDescs, s.ColliderBones, s.Shapes = Resize(s.ColliderDescs, n), Resize(s.ColliderBones, n), Resize(s.Shapes, n)
+	resizeParticles(&s.Particles, s.particles.Len())
 }
 
 // isRest reports whether field f of chain.Particles is rest data.
@@ -211,15 +222,23 @@ func growParticles(p *chain.Particles, n int, rest bool) {
 			fv.Set(c)
 		}
 		fv.SetLen(l + n)
+		if n > 0 {
+			fv.Slice(l, l+n).Clear() // capacity left by a shrink may hold old values
+		}
 	}
 }
 
-// truncateParticles shortens every simulation field of p to n.
-func truncateParticles(p *chain.Particles, n int) {
+// resizeParticles sizes every simulation field of p to n: shortened, or
+// grown with zeroed elements.
+func resizeParticles(p *chain.Particles, n int) {
+	if l := p.Len(); n > l {
+		growParticles(p, n-l, false)
+		return
+	}
 	v := reflect.ValueOf(p).Elem()
 	for f := 0; f < v.NumField(); f++ {
-		if v.Field(f).Kind() == reflect.Slice && !isRest(v.Type(), f) {
-			v.Field(f).Set(v.Field(f).Slice(0, n))
+		if fv := v.Field(f); fv.Kind() == reflect.Slice && !isRest(v.Type(), f) {
+			fv.Set(fv.Slice(0, n))
 		}
 	}
 }
@@ -292,10 +311,12 @@ func restEqual(a *chain.Particles, at int, b *chain.Particles, lo, n int) bool {
 // small records into one allocation per kind (chain.Gather). Set-up code:
 // it copies.
 func (s *ChainStore) Trim() {
-	s.Chains, s.Steps = trimSlice(s.Chains), trimSlice(s.Steps)
+	s.Chains, s.Steps = TrimSlice(s.Chains), TrimSlice(s.Steps)
 	chain.Gather(s.Chains)
-	s.ColliderDescs, s.ColliderBones, s.Shapes = trimSlice(s.ColliderDescs), trimSlice(s.ColliderBones), trimSlice(s.Shapes)
-	s.deadChains, s.deadColliders = trimSlice(s.deadChains), trimSlice(s.deadColliders)
+	s.ColliderDescs, s.ColliderBones, s.Shapes = TrimSlice(s.ColliderDescs), TrimSlice(s.ColliderBones), TrimSlice(s.Shapes)
+	s.chains.Trim()
+	s.particles.Trim()
+	s.colliders.Trim()
 	for _, p := range []*chain.Particles{&s.Particles, &s.Rest} {
 		v := reflect.ValueOf(p).Elem()
 		for f := 0; f < v.NumField(); f++ {
@@ -306,11 +327,4 @@ func (s *ChainStore) Trim() {
 			}
 		}
 	}
-}
-
-func trimSlice[T any](s []T) []T {
-	if cap(s) == len(s) {
-		return s
-	}
-	return append(make([]T, 0, len(s)), s...)
 }

@@ -1,10 +1,11 @@
-package systems
+package snapio
 
 import (
 	"math"
 
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/snapbin"
+	"github.com/sway-anim/sway/internal/store"
 )
 
 // AppendVRM appends a character's VRM spring bones: the handle's last
@@ -20,7 +21,7 @@ import (
 // (rebuilt from the handles) and the spring's parent and centre
 // transforms (read from the pose every frame). Settings, joints and
 // collider shapes are set-up.
-func (s *SpringStore) AppendVRM(b []byte, h *components.VRMSprings) []byte {
+func AppendVRM(b []byte, s *store.SpringStore, h *components.VRMSprings) []byte {
 	p := &s.VRM
 	b = appendSpringHandle(b, h.Count, &h.LastRoot, h.Started, &h.Control, &h.Teleport, h.Faults)
 	for k := h.First; k < h.First+h.Count; k++ {
@@ -40,7 +41,7 @@ func (s *SpringStore) AppendVRM(b []byte, h *components.VRMSprings) []byte {
 // taken on the frame a spring faulted): the spring system resets such a
 // spring itself. Rotations must be finite: a fixed-step spring writes
 // them into the pose as they are.
-func (s *SpringStore) ReadVRM(r *snapbin.Reader, h *components.VRMSprings, apply bool) {
+func ReadVRM(r *snapbin.Reader, s *store.SpringStore, h *components.VRMSprings, apply bool) {
 	p := &s.VRM
 	readSpringHandle(r, &vrmHandleFields, h.Count, &h.LastRoot, &h.Started, &h.Control, &h.Teleport, &h.Faults, apply)
 	for k := h.First; k < h.First+h.Count && !r.Failed(); k++ {
@@ -64,7 +65,7 @@ func (s *SpringStore) ReadVRM(r *snapbin.Reader, h *components.VRMSprings, apply
 // count (checked on reading) and reset flag, and per joint the last tip
 // its velocity and the last animated tip. The animated and new rotations
 // (SimplePart.Anim, Rot) are gathered and computed afresh every frame.
-func (s *SpringStore) AppendSimple(b []byte, h *components.SimpleSprings) []byte {
+func AppendSimple(b []byte, s *store.SpringStore, h *components.SimpleSprings) []byte {
 	p := &s.Simple
 	b = appendSpringHandle(b, h.Count, &h.LastRoot, h.Started, &h.Control, &h.Teleport, h.Faults)
 	for k := h.First; k < h.First+h.Count; k++ {
@@ -81,7 +82,7 @@ func (s *SpringStore) AppendSimple(b []byte, h *components.SimpleSprings) []byte
 
 // ReadSimple reads what AppendSimple wrote; tips and velocities may be
 // non-finite, as for ReadVRM.
-func (s *SpringStore) ReadSimple(r *snapbin.Reader, h *components.SimpleSprings, apply bool) {
+func ReadSimple(r *snapbin.Reader, s *store.SpringStore, h *components.SimpleSprings, apply bool) {
 	p := &s.Simple
 	readSpringHandle(r, &simpleHandleFields, h.Count, &h.LastRoot, &h.Started, &h.Control, &h.Teleport, &h.Faults, apply)
 	for k := h.First; k < h.First+h.Count && !r.Failed(); k++ {
@@ -105,7 +106,7 @@ func (s *SpringStore) ReadSimple(r *snapbin.Reader, h *components.SimpleSprings,
 func appendSpringHandle(b []byte, count int32, lastRoot *components.Transform, started bool,
 	ctl *components.Control, tp *components.Teleport, faults uint32) []byte {
 	b = snapbin.U32(b, uint32(count))
-	b = snapbin.Transform(b, lastRoot)
+	b = appendTransform(b, lastRoot)
 	b = snapbin.Bool(b, started)
 	b = appendControl(b, ctl)
 	b = snapbin.F32(snapbin.F32(b, tp.Distance), tp.AngleDegrees) // HalfCos is derived
@@ -133,7 +134,7 @@ var (
 func readSpringHandle(r *snapbin.Reader, f *handleFields, count int32, lastRoot *components.Transform,
 	started *bool, ctl *components.Control, tp *components.Teleport, faults *uint32, apply bool) {
 	r.Count(f.count, int(count))
-	root := r.FiniteTransform(f.lastRoot)
+	root := readFiniteTransform(r, f.lastRoot)
 	st := r.Bool(f.started)
 	c := readControl(r, &f.control)
 	t := components.NewTeleport(r.Range(f.distance, 0, math.MaxFloat32), r.Range(f.angle, 0, 180))

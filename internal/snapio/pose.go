@@ -1,4 +1,10 @@
-package systems
+// Package snapio is the snapshot layer: it writes each character's part of
+// the stores (pose pool, chain store, spring store) and of its components
+// to a world snapshot, and reads it back, checked. It holds no system
+// logic: the facade (ecs/snapshot.go) frames the snapshot (magic, version,
+// checksum) and calls these encoders character by character; the byte
+// layout is internal/snapbin's.
+package snapio
 
 import (
 	"github.com/go-gl/mathgl/mgl32"
@@ -10,7 +16,7 @@ import (
 )
 
 // The snapshot encoders: each appends one character's part of a store or
-// component to a world snapshot (ecs.World.Snapshot) and reads it back.
+// component to a world snapshot (the facade's World.Snapshot) and reads it back.
 // A Read function checks the bytes against the character as the world
 // holds it (the counts must be equal: a snapshot is of state, not of
 // set-up) and against the values the world can hold, and writes only when
@@ -23,10 +29,10 @@ import (
 // count) and the local and world transforms of its bones.
 func AppendPose(b []byte, pool *rig.Pool, p *components.Pose, r *components.Root) []byte {
 	b = snapbin.U32(b, uint32(p.Count))
-	b = snapbin.Transform(b, &r.Transform)
+	b = appendTransform(b, &r.Transform)
 	b = snapbin.I32(b, p.DirtyLo)
 	b = snapbin.I32(b, p.DirtyHi)
-	b = snapbin.Transform(b, &p.SyncedRoot)
+	b = appendTransform(b, &p.SyncedRoot)
 	b = snapbin.U32(b, p.Faults)
 	lo, hi := p.First, p.First+p.Count
 	b = snapbin.Vec3s(b, pool.LocalPos[lo:hi])
@@ -49,13 +55,13 @@ func AppendPose(b []byte, pool *rig.Pool, p *components.Pose, r *components.Root
 // under a non-uniform scale those exceed the rest pose's.
 func ReadPose(r *snapbin.Reader, pool *rig.Pool, p *components.Pose, root *components.Root, apply bool) {
 	r.Count("pose.Count", int(p.Count))
-	rt := r.Root("root", 1e-3)
+	rt := readRoot(r, "root", 1e-3)
 	off := r.Offset()
 	lo, hi := r.I32("pose.DirtyLo"), r.I32("pose.DirtyHi")
 	if lo < 0 || lo > p.Count || hi < 0 || hi > p.Count {
 		r.Corrupt(off, "pose.DirtyLo", "the dirty range lies outside the bones")
 	}
-	synced := r.FiniteTransform("pose.SyncedRoot")
+	synced := readFiniteTransform(r, "pose.SyncedRoot")
 	faults := r.U32("pose.Faults")
 	apply = apply && !r.Failed()
 	if apply {
@@ -82,4 +88,20 @@ func readQuats(r *snapbin.Reader, field string, dst []mgl32.Quat, apply bool) {
 // fault holds.
 func readAnyVec3s(r *snapbin.Reader, field string, dst []mgl32.Vec3, apply bool) {
 	r.Vec3s(field, dst, false, apply)
+}
+
+// appendTransform appends t: position, rotation, scale.
+func appendTransform(b []byte, t *components.Transform) []byte {
+	return snapbin.Transform(b, t.Pos, t.Rot, t.Scale)
+}
+
+// readFiniteTransform reads a transform whose numbers must be finite.
+func readFiniteTransform(r *snapbin.Reader, field string) components.Transform {
+	return components.Transform{Pos: r.FiniteVec3(field), Rot: r.FiniteQuat(field), Scale: r.FiniteVec3(field)}
+}
+
+// readRoot reads a root transform (see snapbin.Reader.Root).
+func readRoot(r *snapbin.Reader, field string, tol float32) components.Transform {
+	pos, rot, scale := r.Root(field, tol)
+	return components.Transform{Pos: pos, Rot: rot, Scale: scale}
 }

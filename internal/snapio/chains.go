@@ -1,10 +1,11 @@
-package systems
+package snapio
 
 import (
 	"math"
 
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/snapbin"
+	"github.com/sway-anim/sway/internal/store"
 	"github.com/sway-anim/sway/systems/chain"
 )
 
@@ -18,7 +19,7 @@ import (
 // (Shapes) and the animated pose the chains keep (the root's position,
 // the freeze-plane normals; the step derives the rest from the pose). The
 // settings and per-particle parameters are set-up.
-func (s *ChainStore) AppendChains(b []byte, h *components.Chains) []byte {
+func AppendChains(b []byte, s *store.ChainStore, h *components.Chains) []byte {
 	b = snapbin.U32(b, uint32(h.Count))
 	b = appendControl(b, &h.Control)
 	b = snapbin.U32(b, h.Faults)
@@ -47,7 +48,7 @@ func (s *ChainStore) AppendChains(b []byte, h *components.Chains) []byte {
 // ReadChains reads what AppendChains wrote. Particle positions may be
 // non-finite (a snapshot taken on the frame a chain faulted): the chain
 // systems find and reset such a chain themselves.
-func (s *ChainStore) ReadChains(r *snapbin.Reader, h *components.Chains, apply bool) {
+func ReadChains(r *snapbin.Reader, s *store.ChainStore, h *components.Chains, apply bool) {
 	r.Count("chains.Count", int(h.Count))
 	ctl := readControl(r, &chainsControl)
 	faults := r.U32("chains.Faults")
