@@ -314,7 +314,7 @@ func (w *World) animation(e ecs.Entity) (*components.Animation, error) {
 	return a, nil
 }
 
-// SetBlendParam sets the blend parameter character e's animation moves to
+// SetBlendParam sets the blend parameter the character's animation moves to
 // (at once, or smoothed: AnimSettings.Smoothing); the game calls it every
 // frame, for example with the character's velocity in its own frame.
 func (a Animation) SetBlendParam(param mgl32.Vec2) error {

@@ -308,7 +308,7 @@ func TestUnanimatedCharactersGetRestPose(t *testing.T) {
 		t.Fatal("a character whose animation stopped is not back in the rest pose")
 	}
 	if err := w.Animation().Of(ents[1]).SetBlendParam(mgl32.Vec2{}); !errors.Is(err, sway.ErrNoFeature) {
-		t.Fatalf("SetBlendParam after StopAnimation: %v", err)
+		t.Fatalf("SetBlendParam after Remove: %v", err)
 	}
 	if err := w.Animation().Of(ents[1]).Remove(); !errors.Is(err, sway.ErrNoFeature) {
 		t.Fatalf("stopping twice: %v", err)
@@ -439,15 +439,15 @@ func TestAnimationErrors(t *testing.T) {
 		field(c.field, addErr(w.Animation().Add(armChar, c.space, c.s)), "AnimSettings", c.field)
 	}
 	if w.NumCharacters() != 2 {
-		t.Fatal("a rejected Animate changed the characters")
+		t.Fatal("a rejected Animation.Add changed the characters")
 	}
 	if _, err := w.Animation().Of(armChar).State(); !errors.Is(err, sway.ErrNoFeature) {
-		t.Fatalf("a rejected Animate left an animation: %v", err)
+		t.Fatalf("a rejected Animation.Add left an animation: %v", err)
 	}
 
 	var gone arche.Entity
 	if _, err := w.Animation().Add(gone, arm, ok); !errors.Is(err, sway.ErrNotCharacter) {
-		t.Fatalf("Animate on the zero entity: %v", err)
+		t.Fatalf("Animation.Add on the zero entity: %v", err)
 	}
 	if err := w.Animation().Of(armChar).SetBlendParam(mgl32.Vec2{}); !errors.Is(err, sway.ErrNoFeature) {
 		t.Fatalf("SetBlendParam before Animate: %v", err)
@@ -456,7 +456,7 @@ func TestAnimationErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	field("SetBlendParam NaN", w.Animation().Of(armChar).SetBlendParam(mgl32.Vec2{0, nan}), "Animation", "BlendParam")
-	field("SetAnimSpeed NaN", w.Animation().Of(armChar).SetSpeed(nan), "Animation", "Speed")
+	field("SetSpeed NaN", w.Animation().Of(armChar).SetSpeed(nan), "Animation", "Speed")
 	field("SetDirectWeights on 1D", w.Animation().Of(armChar).SetDirectWeights([]float32{1, 0}), "Animation", "DirectWeights")
 	if err := w.Animation().Of(armChar).Play(direct, sway.AnimSettings{Speed: 1, Direct: []float32{0.25, 0.5}}); err != nil {
 		t.Fatal(err)

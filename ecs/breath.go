@@ -115,7 +115,7 @@ var breathNames = struct {
 // angles, the shoulders (else the upper arms), axes chosen from the rest
 // pose, durations 1.2, 2.4 and 0.2 s, rates 1, OutSine inhale, absolute
 // mode (for the default pipeline), no offset. A bone the skeleton lacks is
-// left "" and its slot unused; AddBreath rejects settings with no segment
+// left "" and its slot unused; BreathFeature.Add rejects settings with no segment
 // bone at all.
 func BreathFor(skel *Skeleton) BreathSettings {
 	s := BreathSettings{

@@ -283,17 +283,17 @@ func TestBreathRejectsBadSettings(t *testing.T) {
 		c.edit(&s)
 		var fe *sway.FieldError
 		if _, err := w.Breath().Add(e, s); !errors.As(err, &fe) || fe.Field != c.field || fe.Type != "BreathSettings" || !errors.Is(err, sway.ErrInvalid) {
-			t.Errorf("%s: AddBreath = %v", c.field, err)
+			t.Errorf("%s: Breath.Add = %v", c.field, err)
 		}
 	}
 	if _, err := w.Breath().Of(e).State(); err == nil {
 		t.Fatal("a rejected breath was added")
 	}
 	if _, err := w.Breath().Add(arche.Entity{}, sway.BreathFor(skel)); !errors.Is(err, sway.ErrNotCharacter) {
-		t.Fatalf("AddBreath on a non-character: %v", err)
+		t.Fatalf("Breath.Add on a non-character: %v", err)
 	}
 	if err := w.Breath().Of(arche.Entity{}).Remove(); !errors.Is(err, sway.ErrNotCharacter) {
-		t.Fatalf("RemoveBreath on a non-character: %v", err)
+		t.Fatalf("Breath.Remove on a non-character: %v", err)
 	}
 }
 
@@ -401,6 +401,6 @@ func TestBreathRemovedAndBadRoot(t *testing.T) {
 	}
 	_ = w.Step(1.0 / 60)
 	if p, _ := w.Pose(e); p.LocalRot[spine] != skel.RestRot()[spine] {
-		t.Fatal("the bend stayed after RemoveBreath")
+		t.Fatal("the bend stayed after Remove")
 	}
 }

@@ -59,7 +59,7 @@ type ChainSpec struct {
 	// in the rest pose it does not turn with the tip bone's rotation;
 	// afterwards the particle moves with the bone.
 	EndOffset mgl32.Vec3
-	Colliders []int // indices into the colliders given to AddChains
+	Colliders []int // indices into the colliders given to ChainFeature.Add
 	Settings  ChainSettings
 }
 
@@ -262,7 +262,7 @@ func (w *World) resetChains(e ecs.Entity) {
 }
 
 // SetTeleport sets the teleport test of every chain of the character
-// (ChainSettings.TeleportDistance and TeleportAngle; what a chain then
+// (ChainSettings.TeleportDistance and TeleportAngleDegrees; what a chain then
 // does is its ChainSettings.Teleport). A *FieldError for values outside
 // the ranges Teleport documents.
 func (c Chains) SetTeleport(t Teleport) error {

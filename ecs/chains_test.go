@@ -276,7 +276,7 @@ func TestAddChainsRejectsBadSpecs(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := w.Chains().Add(ents[0], scene.Colliders(), good); !errors.Is(err, sway.ErrInvalid) {
-		t.Fatalf("second AddChains: %v", err)
+		t.Fatalf("second Chains.Add: %v", err)
 	}
 	s, _ := w.Chains().Of(ents[0]).Settings(0)
 	s.Stiffness = float32(math.Inf(1))

@@ -11,43 +11,12 @@ import (
 	"github.com/sway-anim/sway/systems/chain"
 )
 
-// Features as handles
-//
-// Every feature of a character (dynamic chains, VRM springs, simple
-// springs, breath, look-at, IK, animation) is added the same way and
-// answers the same verbs with the same meaning:
-//
-//	hair, err := w.Chains().Add(fox, colliders, specs) // a handle
-//	hair.Pause(); hair.Resume(); hair.Reset(); hair.SetWeight(0.5)
-//	hair = w.Chains().Of(fox)                          // the same handle again
-//
-// A handle is a small value (the world, the character, the feature): keep
-// it, copy it, or get it again with Of. Its methods check on every call
-// that the character is live and has the feature, so a handle outliving
-// its feature returns a *FeatureError (ErrNoFeature) rather than acting on
-// another character's data. The verbs every handle has:
-//
-//   - Pause: the feature's clock stops and its state is kept. A paused
-//     secondary or procedural feature adds nothing to the pose (its bones
-//     show the pose coming into it); a paused animation keeps posing the
-//     time it stopped at.
-//   - Resume: continue from the kept state. A secondary feature (chains,
-//     springs) first runs its teleport test against where the character was
-//     when it paused: a character moved or turned beyond the limits restarts
-//     from the current pose, as after any jump.
-//   - Reset: drop the feature's history; the next Step starts it from the
-//     current pose, as when it was added (the breath cycle and the
-//     animation's time start over; IK keeps no history).
-//   - SetWeight: blend the feature's result with the pose coming into it,
-//     0..1 (default 1). A feature at weight 0 is not run (as if paused).
-//   - Remove: take the feature off the character; from the next Step its
-//     bones show the pose coming into the feature.
-//
-// The table in docs/architecture.md ("Features") lists what each verb does
-// for each feature.
+// The verbs every handle shares and what they mean are in the package
+// documentation ("Features as handles", doc.go) and, feature by feature,
+// in docs/architecture.md ("Features").
 
-// ErrNoFeature is a FeatureError's Reason: the character does not have the
-// feature (never added, or removed).
+// ErrNoFeature is what every FeatureError matches with errors.Is: the
+// character does not have the feature (never added, or removed).
 var ErrNoFeature = errors.New("the character does not have this feature")
 
 // FeatureError reports a handle used on a character without its feature.

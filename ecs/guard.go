@@ -13,7 +13,7 @@ import (
 // ErrConcurrentCall instead of corrupting the world or hanging, and a call
 // on a closed world fails with ErrClosed. Methods that return an error
 // return a *CallError naming the method; the few that return none
-// (IsCharacter, NumCharacters, NumChains, NumVRMSprings, Checksum) return
+// (IsCharacter, NumCharacters, Checksum, the handles' Len) return
 // their zero value. ECS, Pipeline, Time and Workers are plain reads, not
 // calls: a system may call them during Step.
 

@@ -231,7 +231,7 @@ func (k IK) SetTarget(limb int, point mgl32.Vec3) error {
 // SetTargetBone makes limb i reach for a bone of a character (itself
 // included), followed every frame. If the target character is removed
 // later, the limb keeps reaching for the bone's last position
-// (IKTarget reports it lost).
+// (Target reports it lost).
 func (k IK) SetTargetBone(limb int, target ecs.Entity, bone int) error {
 	if err := k.enter("SetTargetBone"); err != nil {
 		return err

@@ -304,7 +304,7 @@ func TestIKRejectsBadLimbs(t *testing.T) {
 		c.edit(&l)
 		var fe *sway.FieldError
 		if _, err := w.IK().Add(e, l); !errors.As(err, &fe) || fe.Field != c.field || fe.Type != "IKLimb" {
-			t.Errorf("%s: AddIK = %v", c.field, err)
+			t.Errorf("%s: IK.Add = %v", c.field, err)
 		}
 	}
 	var fe *sway.FieldError

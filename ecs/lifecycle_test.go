@@ -107,10 +107,10 @@ func TestRemovedTargetsNeverDangle(t *testing.T) {
 	// A removed character cannot be made a target again.
 	for _, g := range gone {
 		if err := w.LookAt().Of(ents[1]).SetTargetBone(g, head); !errors.Is(err, sway.ErrNotCharacter) {
-			t.Errorf("SetLookAtTargetBone at a removed character: %v", err)
+			t.Errorf("LookAt.SetTargetBone at a removed character: %v", err)
 		}
 		if err := w.IK().Of(ents[1]).SetTargetBone(0, g, hand); !errors.Is(err, sway.ErrNotCharacter) {
-			t.Errorf("SetIKTargetBone at a removed character: %v", err)
+			t.Errorf("IK.SetTargetBone at a removed character: %v", err)
 		}
 	}
 	// The state with lost targets snapshots and restores.

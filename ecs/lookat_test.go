@@ -381,7 +381,7 @@ func TestLookAtRejectsBadSettings(t *testing.T) {
 		c.edit(&s)
 		var fe *sway.FieldError
 		if _, err := w.LookAt().Add(e, s); !errors.As(err, &fe) || fe.Field != c.field || fe.Type != "LookAtSettings" {
-			t.Errorf("%s: AddLookAt = %v", c.field, err)
+			t.Errorf("%s: LookAt.Add = %v", c.field, err)
 		}
 	}
 	if err := w.LookAt().Of(e).SetTarget(mgl32.Vec3{}); !errors.Is(err, sway.ErrNoFeature) {

@@ -10,7 +10,8 @@ import (
 	"github.com/sway-anim/sway/systems/chain"
 )
 
-// ErrOverlap is an OverlapError's Reason: a bone would be driven twice.
+// ErrOverlap is what every OverlapError matches with errors.Is: a bone
+// would be driven twice.
 var ErrOverlap = errors.New("a bone would be driven by two features")
 
 // OverlapError reports a bone that two secondary features (or two chains,

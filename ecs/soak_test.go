@@ -182,7 +182,7 @@ func (s *soak) edit() {
 			cs.Gravity = mgl32.Vec3{0, -s.randf(0, 36), 0} // m/s², up to 0.01 m per 60 Hz step
 			if bad {
 				cs.Damping = nan32
-				s.rejects("SetChainSettings", w.Chains().Of(e).SetSettings(c, cs))
+				s.rejects("Chains.SetSettings", w.Chains().Of(e).SetSettings(c, cs))
 			} else {
 				must(s.t, w.Chains().Of(e).SetSettings(c, cs))
 			}
@@ -192,7 +192,7 @@ func (s *soak) edit() {
 			c := s.rng.Intn(w.VRMSprings().Of(e).Len())
 			if bad {
 				vs.DragForce = s.bad()
-				s.rejects("SetVRMSpringSettings", w.VRMSprings().Of(e).SetSpringSettings(c, vs))
+				s.rejects("VRMSprings.SetSpringSettings", w.VRMSprings().Of(e).SetSpringSettings(c, vs))
 			} else {
 				must(s.t, w.VRMSprings().Of(e).SetSpringSettings(c, vs))
 			}
@@ -201,7 +201,7 @@ func (s *soak) edit() {
 		ss := sway.SimpleSpringSettings{Bounciness: s.randf(0, 80), Stiffness: s.randf(0, 2), Damping: s.randf(0, 10)}
 		if bad {
 			ss.Damping = s.bad()
-			s.rejects("SetSimpleSpringSettings", w.SimpleSprings().Of(e).SetSettings(s.rng.Intn(2), ss))
+			s.rejects("SimpleSprings.SetSettings", w.SimpleSprings().Of(e).SetSettings(s.rng.Intn(2), ss))
 		} else {
 			must(s.t, w.SimpleSprings().Of(e).SetSettings(s.rng.Intn(2), ss))
 		}
@@ -216,7 +216,7 @@ func (s *soak) edit() {
 		}
 	case 3:
 		if bad {
-			s.rejects("SetLookAtWeight", w.LookAt().Of(e).SetWeight([...]float32{nan32, 1.5, -0.1}[s.rng.Intn(3)]))
+			s.rejects("LookAt.SetWeight", w.LookAt().Of(e).SetWeight([...]float32{nan32, 1.5, -0.1}[s.rng.Intn(3)]))
 		} else {
 			must(s.t, w.LookAt().Of(e).SetWeight(s.randf(0, 1)))
 		}
@@ -229,18 +229,18 @@ func (s *soak) edit() {
 		must(s.t, w.LookAt().Of(e).SetTargetBone(s.slots[j], bone))
 		must(s.t, w.IK().Of(e).SetTargetBone(0, s.slots[j], bone))
 		if bad {
-			s.rejects("SetLookAtTarget", w.LookAt().Of(e).SetTarget(mgl32.Vec3{0, nan32, 0}))
+			s.rejects("LookAt.SetTarget", w.LookAt().Of(e).SetTarget(mgl32.Vec3{0, nan32, 0}))
 		}
 	case 5:
 		if bad {
-			s.rejects("SetIKWeight", w.IK().Of(e).SetLimbWeight(0, [...]float32{nan32, 2, -1}[s.rng.Intn(3)]))
+			s.rejects("IK.SetLimbWeight", w.IK().Of(e).SetLimbWeight(0, [...]float32{nan32, 2, -1}[s.rng.Intn(3)]))
 		} else {
 			must(s.t, w.IK().Of(e).SetLimbWeight(0, s.randf(0, 1)))
 		}
 	case 6:
 		if bad {
-			s.rejects("SetBlendParam", w.Animation().Of(e).SetBlendParam(mgl32.Vec2{inf32, 0}))
-			s.rejects("SetAnimSpeed", w.Animation().Of(e).SetSpeed(nan32))
+			s.rejects("Animation.SetBlendParam", w.Animation().Of(e).SetBlendParam(mgl32.Vec2{inf32, 0}))
+			s.rejects("Animation.SetSpeed", w.Animation().Of(e).SetSpeed(nan32))
 		} else {
 			must(s.t, w.Animation().Of(e).SetBlendParam(mgl32.Vec2{s.randf(-1, 1), s.randf(-1, 1)}))
 			must(s.t, w.Animation().Of(e).SetSpeed(s.randf(-2, 3)))

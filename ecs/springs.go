@@ -55,7 +55,7 @@ type VRMSpringSpec struct {
 	Joints        []string
 	Settings      VRMJointSettings   // every joint's settings
 	JointSettings []VRMJointSettings // optional: one per joint, used instead of Settings
-	Colliders     []int              // indices into the colliders given to AddVRMSprings (VRM collider groups flattened)
+	Colliders     []int              // indices into the colliders given to VRMSpringFeature.Add (VRM collider groups flattened)
 	Center        string             // optional: the bone whose space keeps the inertia (none: world space)
 	VirtualTail   float32            // >= 0; 0 means 7 cm (spring.DefaultVirtualTail)
 	// FixedStep, when > 0, steps the spring in steps of exactly this many
@@ -633,19 +633,19 @@ func (f SimpleSpringFeature) Of(e ecs.Entity) SimpleSprings {
 	return SimpleSprings{feature{f.w, e, &simpleKind}}
 }
 
-// AddSimpleSprings gives a character simple tip springs (earrings,
-// antennae), driven by the animated pose: each tip is pulled towards
-// where the animation puts it. Validation, teleports, overlaps and the
-// one-set rule are as for VRM springs (VRMSpringFeature.Add).
+// Add gives a character simple tip springs (earrings, antennae), driven
+// by the animated pose: each tip is pulled towards where the animation
+// puts it, and returns their handle. Validation, teleports, overlaps and
+// the one-set rule are as for VRM springs (VRMSpringFeature.Add).
 //
-// The springs start at rest on the character's pose as it is when
-// Add is called (its root, scale included, and its bones'
-// local rotations): in the usual order, add at t = 0, then SetRoot and
-// Step every frame, the first frame's motion swings them as any later
-// frame's does, a change of root scale included (add the character at
-// its starting root). A first frame that moves the root more than 1 m or
-// turns it more than 45° from there is a teleport: the springs then start
-// on that frame's pose, as they do after Reset (call it after
+// The springs start at rest on the character's pose as it is when Add is
+// called (its root, scale included, and its bones' local rotations): in
+// the usual order, add at t = 0, then SetRoot and Step every frame, the
+// first frame's motion swings them as any later frame's does, a change of
+// root scale included (add the character at its starting root). A first
+// frame that moves or turns the root beyond the teleport test (1 m, 45
+// degrees unless SetTeleport changed it) is a teleport: the springs then
+// start on that frame's pose, as they do after Reset (call it after
 // adding to start them on the first frame's animated pose whatever it
 // is).
 //

@@ -457,7 +457,7 @@ func TestAddVRMSpringsRejectsBadSpecs(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := w.VRMSprings().Add(ents[0], scene.Colliders(), good); !errors.Is(err, sway.ErrInvalid) {
-		t.Fatalf("second AddVRMSprings: %v", err)
+		t.Fatalf("second VRMSprings.Add: %v", err)
 	}
 	s := sway.DefaultVRMJointSettings()
 	s.HitRadius = float32(math.Inf(1))

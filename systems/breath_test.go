@@ -9,8 +9,8 @@ import (
 
 // TestBreathReplacedAfterRemove: a second Add is refused; after Remove a
 // new breath replaces the first, settings
-// included (they live in a component of their own), and RemoveBreath
-// removes both components.
+// included (they live in a component of their own), and Remove removes
+// both components.
 func TestBreathReplacedAfterRemove(t *testing.T) {
 	sc, err := scene.New(scene.Config{Characters: 1, Seed: 1})
 	if err != nil {
@@ -59,7 +59,7 @@ func TestBreathReplacedAfterRemove(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := w.Breath().Of(e).State(); err == nil {
-		t.Fatal("still breathing after RemoveBreath")
+		t.Fatal("still breathing after Remove")
 	}
 	if _, err := w.Breath().Add(e, s); err != nil { // both components gone: added afresh
 		t.Fatal(err)
