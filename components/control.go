@@ -1,6 +1,10 @@
 package components
 
-import "math"
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
 
 // Control is what every feature component of a character shares (Chains,
 // VRMSprings, SimpleSprings, Breath, LookAt, IK, Animation): whether the
@@ -20,6 +24,34 @@ type Control struct {
 	// Valid range 0..1. It multiplies any finer weight of the feature (a
 	// chain's Settings.Weight, an IK limb's weight).
 	Weight float32
+	// CullDistance, in metres, culls the feature while the character's
+	// root is farther than this from the world's View point: a culled
+	// feature is paused (see Paused) until the character comes back
+	// within it. 0 (the default) never culls; valid 0..1e6.
+	CullDistance float32
+}
+
+// View is the world resource that distance culling measures from: the
+// camera or the player, set by the game (the facade's World.SetReference).
+type View struct {
+	Point mgl32.Vec3 // world space, metres
+}
+
+// Culled reports whether c's feature is culled for a character with its
+// root at pos: CullDistance is set and pos is farther than it from the
+// view point.
+func (c *Control) Culled(pos mgl32.Vec3, v *View) bool {
+	if c.CullDistance <= 0 {
+		return false
+	}
+	d := pos.Sub(v.Point)
+	return d.Dot(d) > c.CullDistance*c.CullDistance
+}
+
+// Off reports whether c's feature does not run this frame for a
+// character with its root at pos: paused, at weight 0, or culled.
+func (c *Control) Off(pos mgl32.Vec3, v *View) bool {
+	return c.Paused || !(c.Weight > 0) || c.Culled(pos, v)
 }
 
 // Teleport is a secondary feature's test for a character that jumped: a

@@ -168,7 +168,7 @@ func (w *World) addChains(e ecs.Entity, colliders []ColliderSpec, chains []Chain
 	st := w.chainStore()
 	h := st.AddChains(out, &built, descs, bones)
 	_, root := w.chars.Get(e)
-	systems.StartChains(st, w.pool, skel, pose, root, &h)
+	systems.StartChains(st, w.view, w.pool, skel, pose, root, &h)
 	cm := generic.NewMap1[components.Chains](w.ecs)
 	cm.Assign(e, &h)
 	return nil
@@ -289,6 +289,25 @@ func (c Chains) SetTeleport(t Teleport) error {
 	return nil
 }
 
+// Teleport returns the teleport test of the character's first chain (the
+// one SetTeleport gave every chain, unless SetSettings changed a chain's
+// since); DefaultTeleport for a character with no chains in its set.
+func (c Chains) Teleport() (Teleport, error) {
+	if err := c.enter("Teleport"); err != nil {
+		return Teleport{}, err
+	}
+	defer c.w.leave()
+	h, err := c.w.chainsOf(c.e)
+	if err != nil {
+		return Teleport{}, err
+	}
+	if h.Count == 0 {
+		return DefaultTeleport(), nil
+	}
+	s := &c.w.chainStore().Chains[h.First].Settings
+	return Teleport{Distance: s.TeleportDistance, AngleDegrees: s.TeleportAngleDegrees}, nil
+}
+
 // Faults returns how many times the character's chains were found with
 // non-finite particles and reset to the animated pose.
 func (c Chains) Faults() (uint32, error) {
@@ -303,17 +322,19 @@ func (c Chains) Faults() (uint32, error) {
 	return h.Faults, nil
 }
 
-// SetReference sets the point that distance-based disabling measures from
-// (ChainSettings.DisableDistance): the camera or the player, in world
-// space (metres).
+// SetReference sets the point distance culling measures from: the camera
+// or the player, in world space (metres); every feature's cull distance
+// (SetCullDistance on its handle) and ChainSettings.DisableDistance
+// measure from the character's root to it. Its coordinates must be finite
+// and within ±1e6 m (check.MaxPosition).
 func (w *World) SetReference(p mgl32.Vec3) error {
 	if err := w.enter("SetReference"); err != nil {
 		return err
 	}
 	defer w.leave()
-	if err := check.FiniteVec3("World", "Reference", p); err != nil {
+	if err := check.Position("World", "Reference", p); err != nil {
 		return err
 	}
-	w.chainStore().Reference = p
+	w.view.Point = p
 	return nil
 }

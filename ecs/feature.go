@@ -185,6 +185,43 @@ func (f feature) SetWeight(weight float32) error {
 	return nil
 }
 
+// CullDistance returns the feature's cull distance in metres (see
+// SetCullDistance).
+func (f feature) CullDistance() (float32, error) {
+	if err := f.enter("CullDistance"); err != nil {
+		return 0, err
+	}
+	defer f.w.leave()
+	c, err := f.control()
+	if err != nil {
+		return 0, err
+	}
+	return c.CullDistance, nil
+}
+
+// SetCullDistance culls the feature while the character's root is
+// farther than d metres from the world's reference point
+// (World.SetReference, the camera or the player): a culled feature is
+// paused, and resumes where it was when the character comes back within
+// d (secondary features after their teleport test). 0, the default,
+// never culls; valid 0..1e6 (check.MaxPosition), others are a
+// *FieldError.
+func (f feature) SetCullDistance(d float32) error {
+	if err := f.enter("SetCullDistance"); err != nil {
+		return err
+	}
+	defer f.w.leave()
+	if err := check.Range(f.kind.name, "CullDistance", d, 0, check.MaxPosition); err != nil {
+		return err
+	}
+	c, err := f.control()
+	if err != nil {
+		return err
+	}
+	c.CullDistance = d
+	return nil
+}
+
 // Teleport is the test a secondary feature (chains, VRM and simple
 // springs) runs before each step for a character that jumped: a root move
 // longer than Distance or a turn larger than AngleDegrees between two

@@ -475,3 +475,43 @@ func w2parent(t *testing.T, w *sway.World, e arche.Entity, name string) string {
 	must(t, err)
 	return skel.BoneName(int(skel.Parents()[skel.Index(name)]))
 }
+
+// Culling is pausing: a feature culled by distance for ten frames moves to
+// the bit as a twin paused for the same frames, before, during and after.
+func TestCulledFeatureIsPaused(t *testing.T) {
+	for _, c := range featureCases() {
+		t.Run(c.name, func(t *testing.T) {
+			w, e, h := featureWorld(t, c, true)
+			twin, te, th := featureWorld(t, c, true)
+			culler := h.(interface {
+				SetCullDistance(float32) error
+				CullDistance() (float32, error)
+			})
+			must(t, culler.SetCullDistance(10))
+			if d, err := culler.CullDistance(); d != 10 || err != nil {
+				t.Fatalf("CullDistance() = %v, %v", d, err)
+			}
+			for k := 1; k <= 45; k++ {
+				switch k {
+				case 21:
+					must(t, w.SetReference(mgl32.Vec3{100, 0, 0})) // out of reach: culled
+					must(t, th.Pause())
+				case 31:
+					must(t, w.SetReference(mgl32.Vec3{}))
+					must(t, th.Resume())
+				}
+				stepAt(t, w, e, k)
+				stepAt(t, twin, te, k)
+				if b := samePose(t, w, e, twin, te); b >= 0 {
+					t.Fatalf("step %d: bone %d of the culled character differs from the paused twin", k, b)
+				}
+			}
+			var fe *sway.FieldError
+			for _, bad := range []float32{-1, 2e6, float32(math.NaN())} {
+				if err := culler.SetCullDistance(bad); !errors.As(err, &fe) || fe.Field != "CullDistance" {
+					t.Errorf("SetCullDistance(%v) = %v, want a *FieldError", bad, err)
+				}
+			}
+		})
+	}
+}

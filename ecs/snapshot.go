@@ -7,10 +7,12 @@ import (
 	"hash/crc32"
 	"math"
 
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
 
 	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/check"
 	"github.com/sway-anim/sway/internal/snapbin"
 	"github.com/sway-anim/sway/internal/snapio"
 	"github.com/sway-anim/sway/internal/store"
@@ -136,7 +138,7 @@ func (w *World) Snapshot(dst []byte) ([]byte, error) {
 	dst = snapbin.F32(dst, w.time.Dt)
 	dst = snapbin.F64(dst, w.time.Elapsed)
 	dst = snapbin.U64(dst, w.time.Frame)
-	dst = snapbin.Vec3(dst, w.chainStore().Reference)
+	dst = snapbin.Vec3(dst, w.view.Point)
 	q := w.snapshotFilter().Query(w.ecs)
 	dst = snapbin.U32(dst, uint32(q.Count()))
 	chains, springs := w.chainStore(), w.springStore()
@@ -255,7 +257,9 @@ func (w *World) restore(b []byte, apply bool) error {
 	dt := r.Range("time.Dt", 0, MaxDt)
 	elapsed := r.RangeF64("time.Elapsed", 0, math.MaxFloat64)
 	frame := r.U64("time.Frame")
-	ref := r.FiniteVec3("chains.Reference")
+	// As SetReference takes it: each coordinate within ±MaxPosition.
+	ref := mgl32.Vec3{r.Range("view.Point", -check.MaxPosition, check.MaxPosition),
+		r.Range("view.Point", -check.MaxPosition, check.MaxPosition), r.Range("view.Point", -check.MaxPosition, check.MaxPosition)}
 	q := w.snapshotFilter().Query(w.ecs)
 	r.Count("characters", q.Count())
 	chains, springs := w.chainStore(), w.springStore()
@@ -277,7 +281,7 @@ func (w *World) restore(b []byte, apply bool) error {
 	}
 	if apply {
 		w.time.Dt, w.time.Elapsed, w.time.Frame = dt, elapsed, frame
-		chains.Reference = ref
+		w.view.Point = ref
 	}
 	return nil
 }

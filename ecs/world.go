@@ -42,6 +42,7 @@ type World struct {
 	pool     *rig.Pool
 	reg      *rig.Registry
 	time     *components.Time
+	view     *components.View
 	faults   *systems.Faults
 	life     *systems.PoseLifetime
 	chars    generic.Map2[components.Pose, components.Root]
@@ -136,6 +137,7 @@ func Attach(w *ecs.World, opts Options) (*World, error) {
 		pool:     ecs.GetResource[rig.Pool](w),
 		reg:      ecs.GetResource[rig.Registry](w),
 		time:     ecs.GetResource[components.Time](w),
+		view:     ecs.GetResource[components.View](w),
 		faults:   ecs.GetResource[systems.Faults](w),
 		life:     systems.NewPoseLifetime(w),
 		chars:    generic.NewMap2[components.Pose, components.Root](w),

@@ -44,6 +44,7 @@ type Animation struct {
 	body  func(lo, hi int)
 	// Set for the duration of one Update.
 	pool   *rig.Pool
+	view   *components.View // the point distance culling measures from
 	reg    *rig.Registry
 	spaces []*anim.BlendSpace
 	dt     float32
@@ -74,7 +75,7 @@ func (s *Animation) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 func (s *Animation) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg, s.spaces = s.frame.pool.Get(), s.frame.reg.Get(), s.lib.Get().Spaces
-	s.dt = s.frame.time.Get().Dt
+	s.dt, s.view = s.frame.time.Get().Dt, s.frame.view.Get()
 	return s.job, s.body, len(items)
 }
 
@@ -99,7 +100,7 @@ func (s *Animation) run(lo, hi int) {
 		dst := anim.Pose{Pos: s.pool.LocalPos[first:end], Rot: s.pool.LocalRot[first:end], Scale: s.pool.LocalScale[first:end]}
 		rest := anim.Pose{Pos: skel.RestPos(), Rot: skel.RestRot(), Scale: skel.RestScale()}
 		dt := s.dt
-		if a.Paused {
+		if a.Paused || a.Culled(c.root.Pos, s.view) {
 			dt = 0 // the clock stops; the player keeps posing its time
 		}
 		if !(a.Weight > 0) || int(a.Space) >= len(s.spaces) || s.spaces[a.Space].BoneCount() != int(p.Count) ||

@@ -69,6 +69,7 @@ type BreathSystem struct {
 	body   func(lo, hi int)
 	// Set for the duration of one Update.
 	pool *rig.Pool
+	view *components.View // the point distance culling measures from
 	reg  *rig.Registry
 	dt   float32
 }
@@ -106,6 +107,7 @@ func (s *BreathSystem) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), i
 		s.items = append(s.items, breathRef{p, r, b, st})
 	}
 	s.pool, s.reg, s.dt = s.frame.pool.Get(), s.frame.reg.Get(), s.frame.time.Get().Dt
+	s.view = s.frame.view.Get()
 	return s.job, s.body, len(s.items)
 }
 
@@ -146,7 +148,7 @@ func (s *BreathSystem) run(lo, hi int) {
 		c := &items[i]
 		b, p := c.breath, c.pose
 		first, _ := b.Plan.Bones()
-		if first < 0 || b.Paused || !(b.Weight > 0) || !finiteRoot(&c.root.Transform) {
+		if first < 0 || b.Off(c.root.Pos, s.view) || !finiteRoot(&c.root.Transform) {
 			continue
 		}
 		breath.Step(&b.State, &c.settings.Settings, s.dt)

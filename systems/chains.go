@@ -38,6 +38,7 @@ type chainSystem struct {
 	body  func(lo, hi int)
 	// Set for the duration of one Update.
 	pool *rig.Pool
+	view *components.View // the point distance culling measures from
 	reg  *rig.Registry
 	st   *store.ChainStore
 	dt   float32
@@ -63,6 +64,7 @@ func (s *chainSystem) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 func (s *chainSystem) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg, s.st, s.dt = s.frame.pool.Get(), s.frame.reg.Get(), s.store.Get(), s.frame.time.Get().Dt
+	s.view = s.frame.view.Get()
 	if s.sideBySide {
 		s.lanes.reserve(s.frame.jobs.Get().Workers())
 	}
@@ -119,7 +121,7 @@ func prepareChains(s *chainSystem, lo, hi int) {
 		// The animated pose must be current: a game system may have
 		// written locals after the last FK pass. Sync is one comparison
 		// when nothing changed, and false for a non-finite root.
-		if h.Paused || !(h.Weight > 0) || !Sync(s.pool, s.reg.Skeletons[it.pose.Skeleton], it.pose, it.root) {
+		if h.Off(it.root.Pos, s.view) || !Sync(s.pool, s.reg.Skeletons[it.pose.Skeleton], it.pose, it.root) {
 			for k := range steps {
 				steps[k] = -1
 			}
@@ -128,7 +130,7 @@ func prepareChains(s *chainSystem, lo, hi int) {
 		pose := posePart(s.pool, it.pose)
 		cf, ce := h.ColliderFirst, h.ColliderFirst+h.ColliderCount
 		chain.PlaceColliders(st.Shapes[cf:ce], st.ColliderDescs[cf:ce], st.ColliderBones[cf:ce], pose)
-		f := chain.Frame{Dt: s.dt, ObjectPos: it.root.Pos, ObjectRot: it.root.Rot, ObjectScale: it.root.Scale, Reference: st.Reference, Weight: h.Weight}
+		f := chain.Frame{Dt: s.dt, ObjectPos: it.root.Pos, ObjectRot: it.root.Rot, ObjectScale: it.root.Scale, Reference: s.view.Point, Weight: h.Weight}
 		chain.PrepareChains(steps, &st.Rest, &st.Particles, st.Chains[h.First:h.First+h.Count], &pose, &f)
 	}
 }
@@ -139,12 +141,12 @@ func prepareChains(s *chainSystem, lo, hi int) {
 // taken as the last frame's. The next Step carries whatever moved since.
 // It is Prepare with no time passing. A non-finite root leaves them to
 // start at the first Step. Set-up code, on the calling goroutine.
-func StartChains(s *store.ChainStore, pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root, h *components.Chains) {
+func StartChains(s *store.ChainStore, view *components.View, pool *rig.Pool, skel *rig.Skeleton, pose *components.Pose, root *components.Root, h *components.Chains) {
 	if h.Count == 0 || !Sync(pool, skel, pose, root) {
 		return
 	}
 	pp := posePart(pool, pose)
-	f := chain.Frame{ObjectPos: root.Pos, ObjectRot: root.Rot, ObjectScale: root.Scale, Reference: s.Reference, Weight: h.Weight}
+	f := chain.Frame{ObjectPos: root.Pos, ObjectRot: root.Rot, ObjectScale: root.Scale, Reference: view.Point, Weight: h.Weight}
 	chain.PrepareChains(s.Steps[h.First:h.First+h.Count], &s.Rest, &s.Particles, s.Chains[h.First:h.First+h.Count], &pp, &f)
 }
 

@@ -33,6 +33,7 @@ type IKSystem struct {
 	body    func(lo, hi int)
 	// Set for the duration of one Update.
 	pool *rig.Pool
+	view *components.View // the point distance culling measures from
 	reg  *rig.Registry
 }
 
@@ -54,7 +55,7 @@ func (s *IKSystem) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 
 func (s *IKSystem) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
-	s.pool, s.reg = s.frame.pool.Get(), s.frame.reg.Get()
+	s.pool, s.reg, s.view = s.frame.pool.Get(), s.frame.reg.Get(), s.frame.view.Get()
 	return s.job, s.body, len(items)
 }
 
@@ -94,7 +95,7 @@ func (s *IKSystem) run(lo, hi int) {
 	for _, c := range s.chars.items[lo:hi] {
 		skel := s.reg.Skeletons[c.pose.Skeleton]
 		k := c.feat
-		if k.Paused || !(k.Weight > 0) {
+		if k.Off(c.root.Pos, s.view) {
 			continue
 		}
 		known := int32(-1)

@@ -83,6 +83,7 @@ type LookAtSystem struct {
 	body    func(lo, hi int)
 	// Set for the duration of one Update.
 	pool *rig.Pool
+	view *components.View // the point distance culling measures from
 	reg  *rig.Registry
 	dt   float32
 }
@@ -106,6 +107,7 @@ func (s *LookAtSystem) Update(w *ecs.World) { runAlone(s, &s.frame, w) }
 func (s *LookAtSystem) GatherFrame(w *ecs.World) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg, s.dt = s.frame.pool.Get(), s.frame.reg.Get(), s.frame.time.Get().Dt
+	s.view = s.frame.view.Get()
 	return s.job, s.body, len(items)
 }
 
@@ -137,6 +139,10 @@ func (s *LookAtSystem) ReleaseFrame() {
 
 func (s *LookAtSystem) run(lo, hi int) {
 	for _, c := range s.chars.items[lo:hi] {
+		// Look-at runs at weight 0: it fades its applied weight out.
+		if c.feat.Paused || c.feat.Culled(c.root.Pos, s.view) {
+			continue
+		}
 		lookAtCharacter(s.pool, s.reg.Skeletons[c.pose.Skeleton], c.pose, c.root, c.feat, s.dt)
 	}
 }
@@ -144,7 +150,7 @@ func (s *LookAtSystem) run(lo, hi int) {
 // lookAtCharacter runs one character's look-at: head, spine share, eyes.
 func lookAtCharacter(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, root *components.Root, la *components.LookAt, dt float32) {
 	head := la.HeadBone
-	if la.Paused || head < 0 || head >= p.Count || !EnsurePath(pool, skel, p, root, head) {
+	if head < 0 || head >= p.Count || !EnsurePath(pool, skel, p, root, head) {
 		return
 	}
 	parents := skel.Parents()

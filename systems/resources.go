@@ -16,13 +16,15 @@ import (
 type Faults = schedule.Faults
 
 // AddResources adds the resources sway's systems need to w (a pose pool, a
-// skeleton registry, the frame clock, a fault record, the chain store, the
+// skeleton registry, the frame clock, the view point distance culling
+// measures from, a fault record, the chain store, the
 // animation library and a job pool of the given size), unless w has them
 // already.
 func AddResources(w *ecs.World, workers int) {
 	addIfMissing(w, &rig.Pool{})
 	addIfMissing(w, &rig.Registry{})
 	addIfMissing(w, &components.Time{})
+	addIfMissing(w, &components.View{})
 	addIfMissing(w, &Faults{})
 	addIfMissing(w, &store.ChainStore{})
 	addIfMissing(w, &store.SpringStore{})
@@ -45,6 +47,7 @@ type frame struct {
 	jobs   generic.Resource[jobs.Pool]
 	faults generic.Resource[Faults]
 	time   generic.Resource[components.Time]
+	view   generic.Resource[components.View]
 }
 
 func newFrame(w *ecs.World) frame {
@@ -54,6 +57,7 @@ func newFrame(w *ecs.World) frame {
 		jobs:   generic.NewResource[jobs.Pool](w),
 		faults: generic.NewResource[Faults](w),
 		time:   generic.NewResource[components.Time](w),
+		view:   generic.NewResource[components.View](w),
 	}
 }
 

@@ -62,6 +62,7 @@ type springSystem[T any] struct {
 	body  func(lo, hi int)
 	// Set for the duration of one Update.
 	pool *rig.Pool
+	view *components.View // the point distance culling measures from
 	reg  *rig.Registry
 	st   *store.SpringStore
 	dt   float32
@@ -79,6 +80,7 @@ func (s *springSystem[T]) Finalize(w *ecs.World) {}
 func (s *springSystem[T]) gather(w *ecs.World, part func(*store.SpringStore) springPart[T]) (*jobs.Job, func(lo, hi int), int) {
 	items := s.chars.gather(w)
 	s.pool, s.reg, s.st, s.dt = s.frame.pool.Get(), s.frame.reg.Get(), s.store.Get(), s.frame.time.Get().Dt
+	s.view = s.frame.view.Get()
 	s.live = prepareSprings(part(s.st), items, s.live)
 	return s.job, s.body, len(items)
 }
@@ -215,7 +217,7 @@ const maxPrefetchBones = 256
 // this frame, and false for a character that does not step.
 func (s *VRMSprings) place(it *featureRef[components.VRMSprings]) (skel *rig.Skeleton, reset, ok bool) {
 	h, pose, root := it.feat, it.pose, it.root
-	if h.Paused || !(h.Weight > 0) {
+	if h.Off(root.Pos, s.view) {
 		return nil, false, false
 	}
 	skel = s.reg.Skeletons[pose.Skeleton]
@@ -490,7 +492,7 @@ func (s *SimpleSprings) prefetch(it *featureRef[components.SimpleSprings]) {
 
 func (s *SimpleSprings) stepChar(it *featureRef[components.SimpleSprings]) {
 	h, pose, root := it.feat, it.pose, it.root
-	if h.Paused || !(h.Weight > 0) {
+	if h.Off(root.Pos, s.view) {
 		return
 	}
 	skel := s.reg.Skeletons[pose.Skeleton]

@@ -6,6 +6,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/check"
 	"github.com/sway-anim/sway/internal/snapbin"
 	"github.com/sway-anim/sway/systems/anim"
 	"github.com/sway-anim/sway/systems/breath"
@@ -32,29 +33,32 @@ func AppendBreath(b []byte, c *components.Breath) []byte {
 	return appendControl(b, &c.Control)
 }
 
-// appendControl appends a feature's Control: paused, weight.
+// appendControl appends a feature's Control: paused, weight, cull
+// distance.
 func appendControl(b []byte, c *components.Control) []byte {
-	return snapbin.F32(snapbin.Bool(b, c.Paused), c.Weight)
+	return snapbin.F32(snapbin.F32(snapbin.Bool(b, c.Paused), c.Weight), c.CullDistance)
 }
 
 // controlFields name a feature's Control fields in Restore's errors (made
 // once: Restore does not allocate).
-type controlFields struct{ paused, weight string }
+type controlFields struct{ paused, weight, cull string }
 
 var (
-	breathControl = controlFields{"breath.Paused", "breath.Weight"}
-	lookAtControl = controlFields{"lookat.Paused", "lookat.Weight"}
-	ikControl     = controlFields{"ik.Paused", "ik.Weight"}
-	animControl   = controlFields{"anim.Paused", "anim.Weight"}
-	chainsControl = controlFields{"chains.Paused", "chains.Weight"}
-	vrmControl    = controlFields{"vrm.Paused", "vrm.Weight"}
-	simpleControl = controlFields{"simple.Paused", "simple.Weight"}
+	breathControl = controlFields{"breath.Paused", "breath.Weight", "breath.CullDistance"}
+	lookAtControl = controlFields{"lookat.Paused", "lookat.Weight", "lookat.CullDistance"}
+	ikControl     = controlFields{"ik.Paused", "ik.Weight", "ik.CullDistance"}
+	animControl   = controlFields{"anim.Paused", "anim.Weight", "anim.CullDistance"}
+	chainsControl = controlFields{"chains.Paused", "chains.Weight", "chains.CullDistance"}
+	vrmControl    = controlFields{"vrm.Paused", "vrm.Weight", "vrm.CullDistance"}
+	simpleControl = controlFields{"simple.Paused", "simple.Weight", "simple.CullDistance"}
 )
 
-// readControl reads what appendControl wrote.
+// readControl reads what appendControl wrote, checked as the handles'
+// setters check it.
 func readControl(r *snapbin.Reader, f *controlFields) components.Control {
 	paused := r.Bool(f.paused)
-	return components.Control{Paused: paused, Weight: r.Range(f.weight, 0, 1)}
+	weight := r.Range(f.weight, 0, 1)
+	return components.Control{Paused: paused, Weight: weight, CullDistance: r.Range(f.cull, 0, check.MaxPosition)}
 }
 
 // ReadBreath reads what AppendBreath wrote.

@@ -1,11 +1,11 @@
 package snapio
 
 import (
-	"math"
-
 	"github.com/sway-anim/sway/components"
+	"github.com/sway-anim/sway/internal/check"
 	"github.com/sway-anim/sway/internal/snapbin"
 	"github.com/sway-anim/sway/internal/store"
+	"github.com/sway-anim/sway/systems/chain"
 )
 
 // AppendVRM appends a character's VRM spring bones: the handle's last
@@ -137,7 +137,14 @@ func readSpringHandle(r *snapbin.Reader, f *handleFields, count int32, lastRoot 
 	root := readFiniteTransform(r, f.lastRoot)
 	st := r.Bool(f.started)
 	c := readControl(r, &f.control)
-	t := components.NewTeleport(r.Range(f.distance, 0, math.MaxFloat32), r.Range(f.angle, 0, 180))
+	// As the handles' SetTeleport takes it.
+	distance := r.Range(f.distance, 0, check.MaxPosition)
+	off := r.Offset()
+	angle := r.Range(f.angle, 0, 180)
+	if angle > 0 && angle < chain.MinTeleportAngleDegrees && !r.Failed() {
+		r.Corrupt(off, f.angle, "must be 0 (off) or 4 to 180 degrees")
+	}
+	t := components.NewTeleport(distance, angle)
 	fa := r.U32(f.faults)
 	if apply && !r.Failed() {
 		*lastRoot, *started, *ctl, *tp, *faults = root, st, c, t, fa

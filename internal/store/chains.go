@@ -6,8 +6,6 @@ import (
 	"slices"
 	"unsafe"
 
-	"github.com/go-gl/mathgl/mgl32"
-
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/systems/chain"
 	"github.com/sway-anim/sway/systems/collide"
@@ -33,10 +31,6 @@ type ChainStore struct {
 	ColliderDescs []collide.Desc
 	ColliderBones []int32
 	Shapes        []collide.Shape // colliders placed in world space this frame
-
-	// Reference is the point distance-based disabling measures from (a
-	// camera or the player).
-	Reference mgl32.Vec3
 
 	// One range of each per character: its chains, its particles (those
 	// of its chains, one block) and its colliders.
