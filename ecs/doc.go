@@ -36,8 +36,8 @@
 //     again ([ChainFeature.Of]).
 //   - Every handle has the same verbs (see "Features as handles" below):
 //     [Chains.Pause], [Chains.Resume], [Chains.Paused], [Chains.Reset],
-//     [Chains.Weight], [Chains.SetWeight], [Chains.Remove],
-//     [Chains.Entity]; and its feature's own calls, such as
+//     [Chains.Weight], [Chains.SetWeight], [Chains.SetCullDistance],
+//     [Chains.Remove], [Chains.Entity]; and its feature's own calls, such as
 //     [Chains.SetSettings], [VRMSprings.SetTeleport], [Breath.State],
 //     [LookAt.SetTarget], [IK.SetLimbWeight], [Animation.Play].
 //   - Errors: [FieldError] ([ErrInvalid]) for every bad input, reported
@@ -75,13 +75,16 @@
 //     when it paused: a character moved or turned beyond the limits restarts
 //     from the current pose, as after any jump.
 //   - Reset: drop the feature's history; the next Step starts it from the
-//     current pose, as when it was added (the breath cycle and the
-//     animation's time start over; IK keeps no history).
+//     current pose (the breath cycle at its beginning, the animation at
+//     time 0; IK keeps no history).
 //   - SetWeight: blend the feature's result with the pose coming into it,
 //     0..1 (default 1). A feature at weight 0 is not run (as if paused),
 //     except look-at: its applied weight follows the requested one with
 //     the head's damping, so it fades out, and at 0 it still follows its
 //     target while its bones show the pose coming into it.
+//   - SetCullDistance: while the character is farther than this from the
+//     world's reference point (World.SetReference), the feature is
+//     paused, and resumes when it comes back within it.
 //   - Remove: take the feature off the character; from the next Step its
 //     bones show the pose coming into the feature.
 //
