@@ -9,7 +9,7 @@ import (
 	"github.com/mlange-42/arche/generic"
 
 	"github.com/sway-anim/sway/components"
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/scene"
 	"github.com/sway-anim/sway/systems"
 )

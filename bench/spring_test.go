@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/scene"
 )
 

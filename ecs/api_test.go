@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 )
 
 // facadeFiles parses the facade's own files (no tests).

@@ -9,7 +9,7 @@ import (
 
 	arche "github.com/mlange-42/arche/ecs"
 
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 )
 
 // writeGLTF writes a glTF file of one scene: a line of nodes, the second

@@ -11,7 +11,7 @@ import (
 	arche "github.com/mlange-42/arche/ecs"
 
 	"github.com/sway-anim/sway/components"
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/store"
 )
 

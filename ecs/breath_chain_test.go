@@ -3,7 +3,7 @@ package sway_test
 import (
 	"testing"
 
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 )
 
 // TestBreathingMovesTheHair: breathing runs before the secondary motion,

@@ -6,7 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 )
 
 // chainEarringWalk runs the walker (see simple_walk_test.go) with a 3 cm

@@ -7,7 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	arche "github.com/mlange-42/arche/ecs"
 
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 )
 
 // A two-bone arm on a character standing at x = 2, turned a quarter turn

@@ -8,7 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	arche "github.com/mlange-42/arche/ecs"
 
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 )
 
 // twinRig is a character with VRM hair (colliding with a head sphere and a

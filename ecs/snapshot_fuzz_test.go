@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/scene"
 )
 

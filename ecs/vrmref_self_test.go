@@ -6,7 +6,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/gltfrig"
 	"github.com/sway-anim/sway/systems/collide"
 	"github.com/sway-anim/sway/systems/spring"

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/systems/collide"
 	"github.com/sway-anim/sway/systems/spring"
 )

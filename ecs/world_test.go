@@ -11,7 +11,7 @@ import (
 	"github.com/mlange-42/arche/generic"
 
 	"github.com/sway-anim/sway/components"
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/internal/scene"
 	"github.com/sway-anim/sway/systems"

@@ -3,7 +3,7 @@ package systems_test
 import (
 	"testing"
 
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/scene"
 )
 

@@ -7,7 +7,7 @@ import (
 	"github.com/mlange-42/arche-model/model"
 	"github.com/mlange-42/arche-model/system"
 
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/scene"
 	"github.com/sway-anim/sway/systems"
 )

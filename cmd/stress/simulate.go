@@ -14,7 +14,7 @@ import (
 
 	arche "github.com/mlange-42/arche/ecs"
 
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/scene"
 	"github.com/sway-anim/sway/internal/store"
 )

@@ -21,7 +21,7 @@ import (
 	"io"
 	"os"
 
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/gltfrig"
 )
 

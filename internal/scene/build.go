@@ -6,7 +6,7 @@ import (
 
 	"github.com/mlange-42/arche/ecs"
 
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 )
 
 // Features is what Build gives every character: the same as the separate

@@ -5,7 +5,7 @@ import (
 
 	"github.com/mlange-42/arche/ecs"
 
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 )
 
 // stepped builds a scene of n characters with add, steps it 30 frames and

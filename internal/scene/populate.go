@@ -3,7 +3,7 @@ package scene
 import (
 	"github.com/mlange-42/arche/ecs"
 
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 )
 
 // Populate adds the scene's characters to w at their roots for time 0.

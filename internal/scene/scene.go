@@ -13,7 +13,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/components"
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 )
 
 // Bone counts of the standard rig.

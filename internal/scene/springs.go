@@ -7,7 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/mlange-42/arche/ecs"
 
-	sway "github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/ecs"
 )
 
 // VRMSpecs returns the standard rig's secondary bones as VRM springs, the
