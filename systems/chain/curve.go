@@ -10,11 +10,10 @@ import (
 type Key struct {
 	// T is the position along the chain: the rest distance from the root
 	// over the chain's length, 0 at the root and 1 at the farthest
-	// particle. Finite; keys sorted by T (equal T allowed).
-	T float32
-	// V is the factor at T, finite; the parameter times V is clamped
-	// afterwards (see Settings).
-	V float32
+	// particle. Finite; keys sorted by T (equal T allowed). V is the
+	// factor at T, finite; the parameter times V is clamped afterwards
+	// (see Settings).
+	T, V float32
 }
 
 // Curve is a piecewise-linear distribution along a chain: keys sorted by T,
