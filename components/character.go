@@ -4,6 +4,12 @@ package components
 // (directly or through the facade); forward kinematics notices a change by
 // comparing with Pose.SyncedRoot, so writing the component is enough.
 type Root struct {
+	// Transform places the character's model space in world space: Pos
+	// in metres, Rot a unit quaternion, Scale per axis. The facade's
+	// SetRoot checks each position component within ±1e6 m
+	// (check.MaxPosition) and each scale component between 1e-4 and 1e4
+	// in absolute value; a root that is not finite is skipped by the
+	// systems (Pose.Faults).
 	Transform
 }
 
@@ -19,10 +25,10 @@ type Pose struct {
 	Skeleton uint32 // index into the world's skeleton registry
 	First    int32  // first bone in the pose pool
 	Count    int32  // number of bones
-	DirtyLo  int32  // first stale bone; the range is clean when DirtyLo >= DirtyHi
+	DirtyLo  int32  // first stale bone (a bone index of the skeleton); the range is clean when DirtyLo >= DirtyHi
 	DirtyHi  int32  // one past the last stale bone
-	// SyncedRoot is the root transform the world transforms were computed
-	// with; a different Root marks the whole pose dirty.
+	// SyncedRoot is the root transform (world space) the world transforms
+	// were computed with; a different Root marks the whole pose dirty.
 	SyncedRoot Transform
 	// Faults counts frames this character skipped because its root
 	// transform was not finite (counted once per frame, by the final

@@ -13,9 +13,9 @@ import (
 // (removed, or its bone gone) Point keeps the last position resolved and
 // Lost is set.
 type Target struct {
-	Point  mgl32.Vec3 // world position: the target itself, or the last resolved one
+	Point  mgl32.Vec3 // world position in metres: the target itself, or the last resolved one
 	Entity ecs.Entity // the target character; the zero entity for a point target
-	Bone   int32      // the bone of Entity
+	Bone   int32      // the bone of Entity, an index in its skeleton (unused for a point target)
 	Lost   bool       // Entity is no longer a live character with that bone
 }
 

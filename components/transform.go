@@ -13,10 +13,15 @@ import "github.com/go-gl/mathgl/mgl32"
 //
 // so non-uniform scale never produces shear. Rig scale is uniform in
 // practice; the convention keeps rotations exact and the algebra cheap.
+//
+// A Transform's space is its use's: a bone's local transform is in its
+// parent's space, a world transform and a character's root in world
+// space. Identity is the neutral value; the zero Transform (zero rotation
+// and scale) is not valid input.
 type Transform struct {
-	Pos   mgl32.Vec3
-	Rot   mgl32.Quat
-	Scale mgl32.Vec3
+	Pos   mgl32.Vec3 // position in metres; a local one is in the parent's space, before the parent's scale
+	Rot   mgl32.Quat // rotation, a unit quaternion
+	Scale mgl32.Vec3 // per-axis scale factor (1: none)
 }
 
 // Identity returns the identity transform.

@@ -14,9 +14,10 @@ import (
 	"github.com/sway-anim/sway/systems/anim"
 )
 
-// ClipDesc describes an animation clip: key data sampled at a fixed rate,
-// one track per animated bone (bone indices of the skeleton it is for,
-// BoneCount its number of bones). See anim.ClipDesc.
+// ClipDesc describes an animation clip: key data sampled at a fixed rate
+// (key k at k/SampleRate seconds), one track per animated bone (bone
+// indices of the skeleton it is for, BoneCount its number of bones), keys
+// in each bone's local space. See anim.ClipDesc for each field.
 type ClipDesc = anim.ClipDesc
 
 // TrackDesc is the key data of one animated bone. See anim.TrackDesc.
@@ -54,12 +55,17 @@ type BlendSpaceID uint32
 // stand +Y up and face +Z, so their right is -X (glTF / VRM 1.0), and the
 // parameter of a velocity v is (-v.X, v.Z) in that frame.
 type BlendSpaceDesc struct {
-	Kind       BlendKind
-	Clips      []ClipID
+	Kind  BlendKind // Blend1D (the zero value) or another Blend* kind
+	Clips []ClipID  // 1 to MaxBlendSamples clips of this world, all for the same number of bones
+	// Thresholds (Blend1D only, ignored otherwise) place the clips on
+	// Param[0]'s line, one per clip: finite, strictly increasing.
 	Thresholds []float32
-	Positions  []mgl32.Vec2
+	// Positions (the 2D kinds only, ignored otherwise) place the clips in
+	// the parameter's plane, one per clip: finite and distinct; Simple
+	// Directional takes one per direction and at most one at the origin.
+	Positions []mgl32.Vec2
 	// NormalizeDirect divides BlendDirect weights by their sum; without it
-	// a total below one leaves the rest to the rest pose.
+	// (the default) a total below one leaves the rest to the rest pose.
 	NormalizeDirect bool
 }
 
@@ -70,17 +76,19 @@ type BlendSpaceDesc struct {
 // locomotion loops of different lengths stay in step (a foot lands at the
 // same time in each, whatever the blend). It moves by Speed*dt over the
 // blend's duration, the clips' durations averaged by their weights; it
-// wraps if every clip loops, and stops at 1 otherwise.
+// wraps if every clip loops, and otherwise stays within [0, 1] (stops at
+// 1, or at 0 playing backwards).
 type AnimSettings struct {
-	Param mgl32.Vec2 // the blend parameter to start with (Blend1D reads Param[0])
-	Speed float32    // playback rate: 1 as authored, 0 holds, negative plays backwards
-	Time  float32    // normalised start time in [0, 1]
+	Param mgl32.Vec2 // the blend parameter to start with, finite, in the space's terms (Blend1D reads Param[0]); default (0, 0)
+	Speed float32    // playback rate, finite: 1 as authored (DefaultAnimSettings'), 0 (the zero value) holds, negative plays backwards
+	Time  float32    // normalised start time in [0, 1]; default 0
 	// Smoothing is the rate (1/s) at which the parameter follows
 	// SetBlendParam: it covers 1 - exp(-Smoothing*dt) of the way each
-	// frame, the same for any frame rate. 0 snaps.
+	// frame, the same for any frame rate. Finite and >= 0; 0 (the
+	// default) snaps.
 	Smoothing float32
-	// Direct holds BlendDirect's starting weights, one per clip (nil: all
-	// zero); it must be nil for the other kinds.
+	// Direct holds BlendDirect's starting weights, one per clip, each
+	// finite and >= 0 (nil: all zero); it must be nil for the other kinds.
 	Direct []float32
 }
 
@@ -90,12 +98,12 @@ func DefaultAnimSettings() AnimSettings { return AnimSettings{Speed: 1} }
 
 // AnimState is a character's animation as of the last Step.
 type AnimState struct {
-	Space     BlendSpaceID
-	Param     mgl32.Vec2 // the parameter in use (smoothed)
-	Target    mgl32.Vec2 // the parameter last set
-	Time      float32    // normalised time
-	Speed     float32
-	Smoothing float32
+	Space     BlendSpaceID // the blend space playing
+	Param     mgl32.Vec2   // the parameter in use (smoothed), in the space's terms
+	Target    mgl32.Vec2   // the parameter last set (AnimSettings.Param or SetBlendParam)
+	Time      float32      // normalised time in [0, 1]
+	Speed     float32      // playback rate (1 as authored; see AnimSettings)
+	Smoothing float32      // the parameter's smoothing rate, 1/s (see AnimSettings)
 }
 
 // AnimationFeature makes characters play blend spaces and finds their

@@ -48,12 +48,15 @@ type BreathSegment struct {
 	// InhaleDegrees and ExhaleDegrees are the bend in degrees at the end of
 	// an inhale and of an exhale (times EffectRate), each in ±180. A
 	// positive angle bends the way the source's does: the bone's children
-	// move toward the character's forward.
+	// move toward the character's forward. BreathFor gives the source's
+	// (breath.DefaultAngles: a few degrees).
 	InhaleDegrees, ExhaleDegrees float32
+	// Axis is the bone's local axis the bend turns about (AxisX, AxisY or
+	// AxisZ), used only when Sign is +1 or -1.
+	Axis BreathAxis
 	// Sign 0 (the default) chooses the local axis from the rest pose: the
 	// one most aligned with the character's left-right line. Sign +1 or -1
-	// fixes Axis and its direction instead.
-	Axis BreathAxis
+	// fixes Axis and its direction instead; other values are rejected.
 	Sign float32
 }
 
@@ -61,30 +64,40 @@ type BreathSegment struct {
 // it for a humanoid; every field can be set by hand for any skeleton.
 type BreathSettings struct {
 	// Segments bend in turn: spine, chest, neck and head in the humanoid
-	// mapping, any bones otherwise.
+	// mapping, any bones otherwise. At least one must name a bone, and no
+	// bone may be in two slots.
 	Segments [breath.MaxSegments]BreathSegment
 	// Shoulders (left, right) keep their world rotations so that the arms
 	// do not bob; "" for none. BreathFor falls back to the upper arms when
-	// the skeleton has no shoulders.
+	// the skeleton has no shoulders. A shoulder must not be a segment.
 	Shoulders [2]string
-	// Right is the character's right in its root's space, for choosing the
-	// segments' axes; zero means -X, the glTF/VRM 1.0 convention (+Y up,
-	// +Z forward). The source is left-handed (Unity, +X right), where a
-	// positive angle about the right axis tips the forward axis down; in
-	// the right-handed frame here that same bend is a positive angle about
-	// the character's left, so axes are chosen against -Right.
+	// Right is the character's right in its root's (model) space, any
+	// finite length, for choosing the segments' axes; zero (the default)
+	// means -X, the glTF/VRM 1.0 convention (+Y up, +Z forward). The
+	// source is left-handed (Unity, +X right), where a positive angle
+	// about the right axis tips the forward axis down; in the right-handed
+	// frame here that same bend is a positive angle about the character's
+	// left, so axes are chosen against -Right.
 	Right mgl32.Vec3
 
-	// Phase durations in seconds (source defaults 1.2, 2.4, 0.2).
+	// Phase durations in seconds, each 0..3600 (breath.MaxDuration; 0:
+	// the phase ends on the frame it starts). BreathFor gives the
+	// source's 1.2, 2.4 and 0.2.
 	InhaleDuration, ExhaleDuration, RestDuration float32
 	// DurationRate scales the durations (2 breathes half as fast),
-	// EffectRate the angles.
+	// EffectRate the angles; each 0..100 (breath.MaxRate), BreathFor
+	// gives 1. Note that the zero value of both is 0: no time, no bend.
 	DurationRate, EffectRate float32
-	InhaleEasing             BreathEasing
-	Mode                     BreathMode
+	// InhaleEasing is the inhale's curve (breath.OutSine, the zero value
+	// and BreathFor's, ...); the exhale always eases with InOutQuad.
+	InhaleEasing BreathEasing
+	// Mode is how the breath reaches the pose: BreathAbsolute (the zero
+	// value and BreathFor's, for the default pipeline) or BreathAdditive.
+	Mode BreathMode
 	// Offset starts the character this many seconds (of scaled time) into
-	// its cycle; give a crowd different offsets (and rates) so that it does
-	// not breathe in step. Must be >= 0.
+	// its cycle, taken modulo one cycle; give a crowd different offsets
+	// (and rates) so that it does not breathe in step. Finite, >= 0;
+	// default 0.
 	Offset float32
 }
 

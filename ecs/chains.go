@@ -33,10 +33,12 @@ type ChainCurves = chain.Curves
 // character).
 func DefaultChainSettings() ChainSettings { return chain.DefaultSettings() }
 
-// ColliderDesc is a collider in the space of the bone it is attached to.
+// ColliderDesc is a collider in the local space of the bone it is
+// attached to; see ColliderSpec for its units.
 type ColliderDesc = collide.Desc
 
-// Sphere, Capsule and Plane make collider descriptions (bone space).
+// Sphere, Capsule and Plane make collider descriptions in the bone's local
+// space (see ColliderSpec for units).
 var (
 	Sphere  = collide.NewSphere
 	Capsule = collide.NewCapsule
@@ -45,22 +47,36 @@ var (
 
 // ColliderSpec attaches a collider to a bone of the character.
 type ColliderSpec struct {
-	Bone  string
+	Bone string // the bone's name; the collider follows its animated transform every frame
+	// Shape is in the bone's local space. Its points (Offset, Tail) are
+	// scaled with the bone (metres for a bone whose scale relative to the
+	// root is 1, under a root of scale 1) and its plane Normal turns with
+	// it. Its radii (Radius, TailRadius) are metres at rest: they scale
+	// only with the root's scale and with a change of the bone's scale
+	// since the rest pose (largest absolute components). Ranges: see
+	// collide.Desc.
 	Shape ColliderDesc
 }
 
 // ChainSpec describes one dynamic chain of a character by bone names.
 type ChainSpec struct {
-	Root       string   // the bone the chain hangs from; it follows the animation
-	Exclusions []string // bones whose subtrees are left out
-	EndLength  float32  // a virtual end particle this far past each tip, relative to the tip bone's length
+	Root       string   // the name of the bone the chain hangs from; it follows the animation, the bones below it swing
+	Exclusions []string // names of bones whose subtrees are left out; nil: none
+	// EndLength (>= 0, a fraction; default 0) adds a virtual end particle
+	// past each tip (and in place of each excluded child), along the tip
+	// bone and this fraction of its length further.
+	EndLength float32
 	// EndOffset (when EndLength is 0) puts a virtual end particle at this
-	// offset from each tip in the character's space, as DynamicBone does:
-	// in the rest pose it does not turn with the tip bone's rotation;
-	// afterwards the particle moves with the bone.
+	// offset from each tip in the character's model space, in metres
+	// before the root's scale (finite; default zero: no end particle), as
+	// DynamicBone does: in the rest pose it does not turn with the tip
+	// bone's rotation; afterwards the particle moves with the bone.
 	EndOffset mgl32.Vec3
-	Colliders []int // indices into the colliders given to ChainFeature.Add
-	Settings  ChainSettings
+	Colliders []int // indices into the colliders given to ChainFeature.Add; nil: none
+	// Settings are the chain's parameters, each field's unit, default and
+	// range in chain.Settings; start from DefaultChainSettings (the zero
+	// value has Weight 0, which leaves the chain off).
+	Settings ChainSettings
 }
 
 // ChainFeature adds dynamic chains to characters and finds them again

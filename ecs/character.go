@@ -231,10 +231,19 @@ func (w *World) SetBoneLocal(e ecs.Entity, bone int, t Transform) error {
 
 // PoseView is a read-only view of one character's pose. Its slices alias
 // the world's storage: they are valid until the next Step, AddCharacter,
-// RemoveCharacter or Trim, and must not be written.
+// RemoveCharacter or Trim, and must not be written. Each holds one element
+// per bone, indexed by bone index; see Transform for how they compose.
 type PoseView struct {
+	// LocalPos is each bone's translation in its parent's space, in metres
+	// before the parent's scale (a root bone's in the character's root
+	// space); WorldPos its position in world space, in metres; LocalScale
+	// its scale relative to its parent and WorldScale in world space (the
+	// root's scale included), per axis.
 	LocalPos, WorldPos, LocalScale, WorldScale []mgl32.Vec3
-	LocalRot, WorldRot                         []mgl32.Quat
+	// LocalRot is each bone's rotation relative to its parent (a root
+	// bone's to the character's root) and WorldRot in world space, unit
+	// quaternions.
+	LocalRot, WorldRot []mgl32.Quat
 }
 
 // Pose returns a view of a character's pose, its world transforms brought

@@ -41,16 +41,23 @@ type IKLimb struct {
 	Bones [3]int
 	// MidAxis is the middle joint's hinge axis in its local space, used
 	// only when the limb is straight and no hint gives a bend plane; the
-	// middle joint bends by a positive angle about it.
+	// middle joint bends by a positive angle about it. Finite, not zero,
+	// any length; IKLimbFor sets the character's left (see there).
 	MidAxis mgl32.Vec3
-	// Soften (0..1) is the fraction of the limb's length from which the end
-	// starts to fall behind a far target, easing the lock into full
-	// extension; 1 disables it.
+	// Soften (0..1) is the fraction of the limb's length (upper plus lower
+	// bone) from which the end starts to fall behind a far target, easing
+	// the lock into full extension; 1 (IKLimbFor's) disables it.
 	Soften float32
-	// Weight (0..1) blends the solved limb over the pose.
+	// Weight (0..1) blends the solved limb over the pose: 0 leaves it,
+	// 1 (IKLimbFor's) applies the solution fully. The IK's weight
+	// (SetWeight) multiplies it.
 	Weight float32
-	// Hint is a point the middle joint bends toward, in HintSpace.
-	Hint      mgl32.Vec3
+	// Hint is a point the middle joint bends toward, in metres in
+	// HintSpace (finite; unused with IKHintNone). In root space it is
+	// scaled, turned and moved with the root.
+	Hint mgl32.Vec3
+	// HintSpace is IKHintNone (the zero value and IKLimbFor's),
+	// IKHintWorld or IKHintRoot.
 	HintSpace IKHintSpace
 }
 

@@ -19,42 +19,44 @@ import (
 // head bone's local space (+Z and +Y in the glTF/VRM 1.0 convention), the
 // largest turn from the animated forward in degrees, and the damping
 // rates of the turn and of the blend weight (1/s; the damping is exact: k
-// frames of dt equal one of k*dt).
+// frames of dt equal one of k*dt). Each field's range and default are in
+// lookat.HeadSettings; LookAtFor starts from lookat.DefaultHeadSettings.
 type HeadSettings = lookat.HeadSettings
 
 // EyeSettings configures one eye: its look and turn axes in the eye
 // bone's local space, its yaw limits in degrees (positive turns toward
 // up × forward, the character's left with +Y up and +Z forward), its pitch
 // limits in degrees (positive looks up; MinPitchDegrees is the down limit)
-// and its damping rate.
+// and its damping rate. Each field's range and default are in
+// lookat.EyeSettings; LookAtFor starts from lookat.DefaultEyeSettings.
 type EyeSettings = lookat.EyeSettings
 
 // LookAtEye is one eye of a look-at.
 type LookAtEye struct {
-	Bone     string // "" for none; must be below the head
-	Settings EyeSettings
+	Bone     string      // the eye bone's name, "" for none; must be below the head
+	Settings EyeSettings // unused when Bone is ""; the zero value is invalid (zero axes)
 }
 
 // LookAtSpine is a bone that takes a share of the head's turn.
 type LookAtSpine struct {
-	Bone  string  // "" for none; must be an ancestor of the head
-	Share float32 // fraction of the turn, 0..1; the shares sum to at most 1
+	Bone  string  // the bone's name, "" for none; must be an ancestor of the head, listed once
+	Share float32 // fraction of the head's turn, 0..1; the shares sum to at most 1
 }
 
 // LookAtSettings is a character's head and eye look-at, in bone names.
 type LookAtSettings struct {
-	HeadBone string
-	Head     HeadSettings
+	HeadBone string       // the head bone's name; required
+	Head     HeadSettings // the head's axes, limit and damping (the zero value is invalid: zero axes)
 	// Eyes (left, right) turn after the head, each under the head's new
-	// rotation.
+	// rotation. Default: none.
 	Eyes [2]LookAtEye
 	// EyesConverge makes each eye look from its own position, so that the
-	// eyes converge on a near target; otherwise both look from the head's
-	// position and stay parallel (the source's behaviour).
+	// eyes converge on a near target; otherwise (the default) both look
+	// from the head's position and stay parallel (the source's behaviour).
 	EyesConverge bool
 	// Spine bones take their share of the head's turn, so that the upper
 	// body turns with the head; the head's final world rotation is the
-	// same either way.
+	// same either way. Any order; default: none.
 	Spine [components.MaxLookAtSpine]LookAtSpine
 }
 

@@ -31,7 +31,7 @@ type Rig struct {
 	// …, as the file's VRM version names them) to bone names; see
 	// HumanBone.
 	Humanoid map[string]string
-	Version  RigVersion
+	Version  RigVersion // which VRM extensions the file carried
 	// SceneBone is the bone that stands for the scene when a spring's
 	// first joint is a scene root (a node without a parent, as in
 	// three-vrm's spring bone examples), "" when there is none. The loader
@@ -49,15 +49,15 @@ type Rig struct {
 // RigCollider is a collider of a Rig on one of its bones, in that bone's
 // space (metres).
 type RigCollider struct {
-	Bone  string
-	Shape ColliderDesc
+	Bone  string       // the bone's name
+	Shape ColliderDesc // in the bone's local space; units as ColliderSpec.Shape (radii in metres at rest)
 }
 
 // RigSpring is one spring-bone chain of a Rig: joints from root to tip,
 // each joint's bone the child of the previous joint's bone.
 type RigSpring struct {
-	Name   string
-	Joints []RigJoint
+	Name   string     // the file's name for it (VRM 0.x: the bone group's comment); for messages
+	Joints []RigJoint // root to tip
 	// Colliders indexes Rig.Colliders: the spring's collider groups
 	// flattened, in group order, each collider once.
 	Colliders []int
@@ -65,20 +65,25 @@ type RigSpring struct {
 	Center string
 	// VirtualTail is 0 when the last joint is only the tail of the chain
 	// (VRM 1.0: its settings are unused and it does not rotate). When > 0
-	// the last joint swings too, with a virtual tail this long in metres
-	// (VRM 0.x: 0.07).
+	// the last joint swings too, with a virtual tail this long in the
+	// joint's own space, scaled with the bone as UniVRM scales it (metres
+	// for a bone of world scale 1; VRM 0.x: 0.07). Finite, >= 0.
 	VirtualTail float32
 }
 
 // RigJoint is one joint of a RigSpring with its settings, as the file
 // gives them (see VRMJointSettings for units and ranges).
 type RigJoint struct {
-	Bone         string
-	Stiffness    float32
-	GravityPower float32
-	GravityDir   mgl32.Vec3 // model space of the loaded rig (+Z forward)
-	DragForce    float32
-	HitRadius    float32 // metres in the joint bone's rest frame
+	Bone         string  // the joint bone's name
+	Stiffness    float32 // >= 0, VRM's unit (see VRMJointSettings); omitted in the file: 1
+	GravityPower float32 // >= 0, VRM's unit (see VRMJointSettings); omitted: 0
+	// GravityDir is the file's gravity direction in the loaded rig's frame
+	// (+Y up, +Z forward: VRM 0.x's is turned to it). AddRig passes it on
+	// as VRMJointSettings.GravityDir, a world-space direction, so it is
+	// not turned with the character. Omitted: (0, -1, 0).
+	GravityDir mgl32.Vec3
+	DragForce  float32 // [0, 1]: share of the tail's velocity lost per step; omitted: 0.5 (VRM 1.0), 0.4 (VRM 0.x)
+	HitRadius  float32 // >= 0, metres at rest (see VRMJointSettings); omitted: 0 (VRM 1.0), 0.02 (VRM 0.x)
 	// Limit is the joint's angle limit (VRMC_springBone_limit, angles in
 	// degrees); Kind NoLimit when it has none.
 	Limit VRMLimit

@@ -32,13 +32,19 @@ const (
 // VRMJointSettings are one VRM spring joint's settings
 // (VRMC_springBone joints[*]). Forces act in world space; the character
 // convention is +Y up, +Z forward, -X the character's right.
+//
+// The units are VRM's: per step the tail moves Stiffness·dt metres along
+// its rest direction and GravityPower·dt metres along GravityDir (both
+// times the joint's scale relative to its rest pose: 1 unless the root or
+// an animation scales it), before it is put back at the bone's length.
+// Defaults are DefaultVRMJointSettings' (VRM's), not the zero value's.
 type VRMJointSettings struct {
-	Stiffness    float32    // >= 0: pull back to the rest direction (VRM default 1)
-	GravityPower float32    // >= 0 (default 0)
-	GravityDir   mgl32.Vec3 // world space, used as given (default (0,-1,0))
-	DragForce    float32    // [0, 1]: share of the velocity lost per step (default 0.5)
-	HitRadius    float32    // >= 0: the tail's radius against colliders (default 0)
-	Limit        VRMLimit   // optional angle limit (default none)
+	Stiffness    float32    // finite, >= 0, m/s (see above): pull back to the rest direction (default 1)
+	GravityPower float32    // finite, >= 0, m/s (see above): gravity (default 0)
+	GravityDir   mgl32.Vec3 // world space, finite, used as given: its length multiplies GravityPower (default (0,-1,0))
+	DragForce    float32    // [0, 1]: share of the tail's velocity lost per step, or per 1/60 s with FixedStep (default 0.5)
+	HitRadius    float32    // finite, >= 0: the tail's radius against colliders, metres at rest (default 0)
+	Limit        VRMLimit   // optional angle limit, angles in degrees (default: the zero value, none)
 }
 
 // DefaultVRMJointSettings returns VRMC_springBone's defaults.
@@ -48,21 +54,29 @@ func DefaultVRMJointSettings() VRMJointSettings {
 
 // VRMSpringSpec describes one VRM spring of a character by bone names.
 type VRMSpringSpec struct {
-	// Joints are the spring's bones from root to tip, each the child of
-	// the previous. The last joint's tail is its first child bone, or
+	// Joints are the names of the spring's bones from root to tip, each
+	// the child of the previous, the first not a root bone, none a joint
+	// of another spring. The last joint's tail is its first child bone, or
 	// without one a virtual tail VirtualTail long along the direction from
 	// its parent to it (VRM 0.x).
 	Joints        []string
-	Settings      VRMJointSettings   // every joint's settings
-	JointSettings []VRMJointSettings // optional: one per joint, used instead of Settings
-	Colliders     []int              // indices into the colliders given to VRMSpringFeature.Add (VRM collider groups flattened)
-	Center        string             // optional: the bone whose space keeps the inertia (none: world space)
-	VirtualTail   float32            // >= 0; 0 means 7 cm (spring.DefaultVirtualTail)
+	Settings      VRMJointSettings   // every joint's settings (start from DefaultVRMJointSettings)
+	JointSettings []VRMJointSettings // optional: one per joint, used instead of Settings; nil: Settings for all
+	Colliders     []int              // indices into the colliders given to VRMSpringFeature.Add (VRM collider groups flattened); nil: none
+	Center        string             // optional: the name of the bone whose space keeps the inertia ("": world space)
+	// VirtualTail is the length of the last joint's virtual tail when it
+	// has no child bone: >= 0, in the joint's own space, so it scales with
+	// the bone's world scale (metres for a bone of world scale 1); 0, the
+	// default, means 0.07 (spring.DefaultVirtualTail).
+	VirtualTail float32
 	// FixedStep, when > 0, steps the spring in steps of exactly this many
 	// seconds (at most systems.MaxFixedSteps a frame), DragForce counted
-	// per 1/60 s; see spring.VRMChainDesc.
-	FixedStep       float32
-	StrictCollision bool // turn tails the reference push leaves inside a collider out of it
+	// per 1/60 s; see spring.VRMChainDesc. Finite, >= 0; 0 (the default)
+	// steps once per frame with the frame's dt.
+	FixedStep float32
+	// StrictCollision turns tails the reference push leaves inside a
+	// collider out of it; off (the default) matches the reference.
+	StrictCollision bool
 }
 
 const vrmSpecType = "VRMSpringSpec"
@@ -540,22 +554,23 @@ func (v VRMSprings) Faults() (uint32, error) {
 // accelerations (starting, stopping, turning) swing them. All three must
 // be finite and >= 0.
 type SimpleSpringSettings struct {
-	// Bounciness, in 1/s² (per second squared): the acceleration towards
-	// the anchor per metre of the tip's distance from it; alone, small
-	// swings oscillate at sqrt(Bounciness) rad/s whatever the spring's
-	// length. Default 40.
+	// Bounciness, in 1/s² (per second squared), finite and >= 0: the
+	// acceleration towards the anchor per metre of the tip's distance
+	// from it; alone, small swings oscillate at sqrt(Bounciness) rad/s
+	// whatever the spring's length. Default 40.
 	Bounciness float32
-	// Stiffness, in m/s²: a constant acceleration of the tip across the
-	// bone towards the animated direction, as gravity pulls a pendulum
-	// hanging along it: a tip L metres long swings at
+	// Stiffness, in m/s², finite and >= 0: a constant acceleration of the
+	// tip across the bone towards the animated direction, as gravity pulls
+	// a pendulum hanging along it: a tip L metres long swings at
 	// sqrt(Bounciness + Stiffness/L) rad/s and leans by
 	// atan(a/(Stiffness + Bounciness*L)) under a steady acceleration a.
 	// Default 9.8, so that an earring hanging along its animated
 	// direction swings like one hanging under gravity.
 	Stiffness float32
-	// Damping, in 1/s: how fast the tip's velocity relative to the anchor
-	// decays; a swing's amplitude decays as exp(-Damping*t/2). Keep
-	// Damping*dt below 1 (below 60 at 60 Hz). Default 6.
+	// Damping, in 1/s, finite and >= 0: how fast the tip's velocity
+	// relative to the anchor decays; a swing's amplitude decays as
+	// exp(-Damping*t/2). Keep Damping*dt below 1 (below 60 at 60 Hz).
+	// Default 6.
 	Damping float32
 }
 
@@ -572,18 +587,20 @@ func DefaultSimpleSpringSettings() SimpleSpringSettings {
 // from root to tip, each bone the child of the previous. Each bone's tip
 // is the next bone's rest position; the last bone's is SpringEnd.
 type SimpleSpringSpec struct {
+	// Bones are the names of the spring's bones, root to tip, each the
+	// child of the previous; the first must not be a root bone.
 	Bones []string
-	// SpringEnd is the last bone's tip in its space, in the skeleton's
-	// units (metres for a skeleton authored in metres); it must not be
-	// zero. Its length is the spring's.
+	// SpringEnd is the last bone's tip in its local space, in the
+	// skeleton's units (metres for a skeleton authored in metres);
+	// finite, and it must not be zero. Its length is the spring's.
 	SpringEnd mgl32.Vec3
-	Settings  SimpleSpringSettings
+	Settings  SimpleSpringSettings // every bone's settings (start from DefaultSimpleSpringSettings)
 	// Center, optional, names the bone whose space the springs live in:
 	// its motion, accelerations and turns included, is not felt, only the
 	// bones' motion relative to it. Leave it empty for a character's
 	// earrings, which should swing when it starts, stops and turns; set it
 	// to a bone whose motion they should ignore (a vehicle's seat, a
-	// platform, a root the game moves by jumps).
+	// platform, a root the game moves by jumps). Default "".
 	Center string
 }
 

@@ -46,18 +46,18 @@ type SkeletonDesc struct {
 
 // BoneDesc describes one bone's rest transform in its parent's space.
 type BoneDesc struct {
-	Name   string
-	Parent string // the parent's name; "" for a root bone
-	// Pos is the rest translation relative to the parent, in metres; each
-	// component within ±1e4 (check.MaxTranslation).
+	Name   string // unique in the skeleton, not empty
+	Parent string // the parent's name; "" for a root bone (its parent space is the character's root)
+	// Pos is the rest translation in the parent's space, in metres (before
+	// the parent's scale); each component within ±1e4 (check.MaxTranslation).
 	Pos mgl32.Vec3
 	// Rot is the rest rotation relative to the parent: a unit quaternion
 	// (normalised within 1e-3; the zero quaternion is rejected).
 	Rot mgl32.Quat
-	// Scale is the rest scale; each component between 1e-4 and 1e4 in
-	// absolute value (check.MinScale, check.MaxScale), and so the product
-	// from the root down (check.MinModelScale, check.MaxModelScale).
-	// Bone gives 1.
+	// Scale is the rest scale relative to the parent, per axis; each
+	// component between 1e-4 and 1e4 in absolute value (check.MinScale,
+	// check.MaxScale), and so the product from the root down
+	// (check.MinModelScale, check.MaxModelScale). Bone gives 1.
 	Scale mgl32.Vec3
 }
 
@@ -166,8 +166,8 @@ var ErrForeignEntity = errors.New("not of this world")
 // for a live entity of this world that has no pose, or the zero entity).
 // It matches ErrNotCharacter and its Reason with errors.Is.
 type EntityError struct {
-	Entity ecs.Entity
-	Reason error
+	Entity ecs.Entity // the entity the call was given
+	Reason error      // ErrRemovedEntity, ErrForeignEntity or ErrNotCharacter
 }
 
 func (e *EntityError) Error() string {
@@ -194,8 +194,8 @@ var ErrConcurrentCall = errors.New("another call on this world is running on ano
 // ErrClosed or ErrConcurrentCall). It matches its Reason with errors.Is.
 // Nothing was changed.
 type CallError struct {
-	Method string
-	Reason error
+	Method string // the method that did not run ("Step", "Chains.Add", ...)
+	Reason error  // ErrClosed or ErrConcurrentCall
 }
 
 func (e *CallError) Error() string { return "sway: " + e.Method + ": " + e.Reason.Error() }

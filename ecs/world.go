@@ -23,7 +23,8 @@ type Options struct {
 	// caller's included: 0 (the default) means GOMAXPROCS, at most
 	// MaxWorkers; 1 to MaxWorkers that many. Results do not depend on it.
 	Workers int
-	// Pipeline replaces the default pipeline (systems.NewDefaultPipeline).
+	// Pipeline replaces the default pipeline; nil (the default) means
+	// systems.NewDefaultPipeline().
 	Pipeline *systems.Pipeline
 	// Characters is how many characters the world is built for: a hint
 	// that sizes arche's component storage (NewWorld only; 0, the

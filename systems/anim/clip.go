@@ -20,10 +20,10 @@ const unitTol = 1e-3
 // lies within ±1e4 m (check.MaxTranslation) and each scale component
 // within ±1e4 (check.MaxScale; zero hides a bone).
 type TrackDesc struct {
-	Bone         int
-	Rotations    []mgl32.Quat
-	Translations []mgl32.Vec3
-	Scales       []mgl32.Vec3
+	Bone         int          // the bone animated: an index in [0, BoneCount), one track per bone
+	Rotations    []mgl32.Quat // KeyCount local rotations relative to the parent, unit quaternions (within 1e-3)
+	Translations []mgl32.Vec3 // nil, or KeyCount local translations in the parent's space, metres (skeleton units)
+	Scales       []mgl32.Vec3 // nil, or KeyCount local scales relative to the parent, per axis
 }
 
 // ClipDesc describes a clip sampled at a fixed rate. Key k is at time
@@ -31,12 +31,12 @@ type TrackDesc struct {
 // clip should repeat its first key as its last (as exporters write them): a
 // one-second loop at 30 keys/s has 31 keys.
 type ClipDesc struct {
-	Name       string
-	SampleRate float32 // keys per second, > 0
-	KeyCount   int     // frames, >= 1
-	Loop       bool
-	BoneCount  int // bones of the skeleton the clip is for
-	Tracks     []TrackDesc
+	Name       string      // for messages
+	SampleRate float32     // keys per second, finite and > 0
+	KeyCount   int         // keys per track, >= 1 (1: a pose, duration 0)
+	Loop       bool        // the clip wraps at its end (a blend space loops when all its clips do); else it holds its last key
+	BoneCount  int         // bones of the skeleton the clip is for, >= 1
+	Tracks     []TrackDesc // at most BoneCount; bones without a track keep the rest pose
 }
 
 // Validate reports the first bad field as a *check.FieldError.

@@ -75,8 +75,8 @@ const (
 // Sign*ExhaleDegrees*EffectRate at the end of an exhale.
 type Segment struct {
 	Bone int32   // bone index; -1 leaves the slot unused
-	Axis Axis    // the local axis carrying the angle (see ChooseAxis)
-	Sign float32 // +1 or -1: the axis' direction relative to the character's right
+	Axis Axis    // the bone's local axis carrying the angle: AxisX, AxisY or AxisZ (see ChooseAxis)
+	Sign float32 // exactly +1 or -1: the axis' direction relative to the character's right (see ChooseAxis)
 	// InhaleDegrees and ExhaleDegrees are the bend at the end of an inhale
 	// and of an exhale, in degrees, each in ±MaxAngle (defaults in
 	// DefaultAngles: a few degrees).
@@ -86,22 +86,24 @@ type Segment struct {
 
 // Settings is one character's breath. Bones are indices into the
 // character's skeleton, so any skeleton can breathe (the source's "generic"
-// mapping).
+// mapping). The defaults named below are DefaultSettings'.
 type Settings struct {
-	Segments  [MaxSegments]Segment
-	Shoulders [2]int32 // bones kept at their world rotation; -1: none
+	Segments  [MaxSegments]Segment // bent in turn; no bone in two slots
+	Shoulders [2]int32             // (left, right) bones kept at their world rotation; -1: none
 
-	InhaleDuration float32 // seconds
-	ExhaleDuration float32 // seconds
-	RestDuration   float32 // seconds
+	InhaleDuration float32 // seconds, 0..MaxDuration (default 1.2)
+	ExhaleDuration float32 // seconds, 0..MaxDuration (default 2.4)
+	RestDuration   float32 // seconds, 0..MaxDuration (default 0.2)
 	// DurationRate scales all three durations: 2 breathes half as fast.
 	// Giving characters different rates keeps a crowd out of step.
+	// 0..MaxRate (default 1; 0 makes every phase end on the frame it
+	// starts).
 	DurationRate float32
-	// EffectRate scales all angles.
+	// EffectRate scales all angles: 0..MaxRate (default 1; 0: no bend).
 	EffectRate float32
 
-	InhaleEasing Easing // the exhale always uses InOutQuad, as in the source
-	Mode         Mode
+	InhaleEasing Easing // default OutSine; the exhale always uses InOutQuad, as in the source
+	Mode         Mode   // Absolute (the default) or Additive
 }
 
 // DefaultSettings returns the source's defaults for the given bones: the

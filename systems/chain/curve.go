@@ -8,6 +8,11 @@ import (
 
 // Key is one keyframe of a Curve: value V at position T along the chain.
 type Key struct {
+	// T is the position along the chain: the rest distance from the root
+	// over the chain's length, 0 at the root and 1 at the farthest
+	// particle. Finite; keys sorted by T (equal T allowed). V is the
+	// factor at T, finite; the parameter times V is clamped afterwards
+	// (see Settings).
 	T, V float32
 }
 
@@ -66,8 +71,8 @@ func (c Curve) validate(typ, field string) error {
 // Curves are a chain's optional per-particle curves, one per parameter of
 // Settings they multiply. A nil Curve (or a nil *Curves) has no effect.
 type Curves struct {
-	Damping, Elasticity, Stiffness Curve
-	Inert, Friction, Radius        Curve
+	Damping, Elasticity, Stiffness Curve // each multiplies the Settings field of its name; nil: 1
+	Inert, Friction, Radius        Curve // each multiplies the Settings field of its name; nil: 1
 }
 
 // validate checks every curve of c (none for a nil c), naming the field.

@@ -19,17 +19,19 @@ type Skeleton struct {
 
 // Desc describes one dynamic chain.
 type Desc struct {
-	Root       int32   // the bone the chain hangs from; it follows the animation
-	Exclusions []int32 // bones whose subtrees are left out
+	Root       int32   // the bone the chain hangs from, a bone index; it follows the animation
+	Exclusions []int32 // bone indices whose subtrees are left out; nil: none
 	// A virtual end particle is added after every leaf (and in place of every
 	// excluded child) when EndLength > 0 or EndOffset != 0. EndLength
-	// extends the last bone by this fraction of its length; otherwise
-	// EndOffset is the end particle's offset in the character's space in
-	// the rest pose (DynamicBone's: not the tip bone's space).
+	// (>= 0, a fraction, default 0) extends the last bone by this fraction
+	// of its length; otherwise EndOffset (finite, default zero) is the end
+	// particle's offset from the tip in the character's model space in
+	// the rest pose, in metres before the root's scale (DynamicBone's: not
+	// the tip bone's space).
 	EndLength float32
 	EndOffset mgl32.Vec3
-	Colliders []int32 // indices into the character's collider shapes
-	Settings  Settings
+	Colliders []int32  // indices (>= 0) into the character's collider shapes; nil: none
+	Settings  Settings // validated by Validate; see Settings for each field
 }
 
 const descType = "chain.Desc"

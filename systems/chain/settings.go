@@ -73,17 +73,35 @@ const MinTeleportAngleDegrees = 4
 // produces NaN (clamps map NaN to the lower bound and a non-finite force
 // is ignored).
 type Settings struct {
-	Damping    float32 // velocity lost per step (0..1)
-	Elasticity float32 // pull toward the animated pose per step (0..1)
-	Stiffness  float32 // how much of the animated shape is kept (0..1)
-	Inert      float32 // how much of the character's movement the particles ignore (0..1)
-	Friction   float32 // damping added on a particle that touched a collider (0..1)
-	Radius     float32 // particle radius against colliders, times object scale
+	// Damping is the share of a particle's velocity lost per step of
+	// 1/UpdateRate: 0..1 after its curve (clamped). Default 0.04.
+	Damping float32
+	// Elasticity is the share of the way a particle is pulled per step
+	// toward its animated position relative to its simulated parent: 0..1
+	// after its curve (clamped). Default 0.1.
+	Elasticity float32
+	// Stiffness is how much of the animated shape is kept: a particle stays
+	// within restLen*(1-Stiffness)*2 of its animated position (at Weight 1);
+	// 0..1 after its curve (clamped), 0 leaves it free. Default 0.1.
+	Stiffness float32
+	// Inert is the share of the character's movement (its root's
+	// translation) that carries the particles along instead of being felt
+	// as inertia: 0..1 after its curve (clamped); 1 moves them with the
+	// root. Default 0.7 (DynamicBone's is 0).
+	Inert float32
+	// Friction is the damping added, for one step, to a particle that
+	// touched a collider in the step before: 0..1 after its curve
+	// (clamped; Damping+Friction counts at most 1). Default 0.
+	Friction float32
+	// Radius is each particle's radius against colliders, in metres times
+	// the object scale (the largest absolute component of the character's
+	// root scale); after its curve a negative value counts as 0. Default 0.
+	Radius float32
 
 	// Curves, when not nil, multiply the six parameters along the chain.
 	// Behind a pointer because most chains have none: a chain's record
 	// then stays small, and chains may share one Curves (edit it, or put
-	// another in its place, then call Refresh on each).
+	// another in its place, then call Refresh on each). Default nil.
 	Curves *Curves
 
 	// Gravity and Force are accelerations in m/s², in world space, each
@@ -100,12 +118,20 @@ type Settings struct {
 	// update rate) convert with GravityFromDynamicBone.
 	Gravity, Force mgl32.Vec3
 
-	Weight float32 // blend: 0 = animated pose, 1 = full simulation
+	// Weight blends the simulation over the animation: 0 = animated pose
+	// (the chain is off and its particles restart when it comes back),
+	// 1 = full simulation; clamped to 0..1. Default 1; note that the zero
+	// value of Settings has Weight 0.
+	Weight float32
 
-	UpdateRate float32 // steps per second; 0 = one step per frame (Fixed) or 60 (Variable)
-	// MaxSubSteps caps the steps of one frame (a hitch is not caught up);
-	// 0 means DefaultMaxSubSteps (3), DynamicBone's cap. A high UpdateRate
-	// needs a higher cap at low frame rates: 240 Hz at 30 fps is 8 steps.
+	// UpdateRate is the simulation rate in steps per second (Hz), default
+	// 60. 0 (or less) means one step per frame in Fixed mode and 60 in
+	// Variable mode.
+	UpdateRate float32
+	// MaxSubSteps caps the steps of one frame (a hitch is not caught up):
+	// 0..MaxSubStepsLimit (64); 0, the default, means DefaultMaxSubSteps
+	// (3), DynamicBone's cap. A high UpdateRate needs a higher cap at low
+	// frame rates: 240 Hz at 30 fps is 8 steps.
 	MaxSubSteps int
 
 	// Teleport: a character move longer than TeleportDistance (metres,
@@ -117,13 +143,24 @@ type Settings struct {
 	TeleportDistance     float32
 	TeleportAngleDegrees float32
 
-	// DisableDistance > 0 stops the simulation while the character is farther
-	// than this from Frame.Reference; particles are reset when it comes back.
+	// DisableDistance, in metres (>= 0, default 0: never), stops the
+	// simulation while the character's root is farther than this from
+	// Frame.Reference (world space; the ecs facade's World.SetReference,
+	// the world origin until it is set); particles are reset when it
+	// comes back.
 	DisableDistance float32
 
 	// The modes, one byte each, last so that the record packs tight.
-	Freeze   FreezeAxis
-	Mode     StepMode // how frame time becomes steps; UpdateRate is their rate
+
+	// Freeze keeps each particle in the plane through its parent particle
+	// normal to this axis of the parent bone's animated rotation;
+	// FreezeNone (the default) keeps none.
+	Freeze FreezeAxis
+	// Mode is how frame time becomes steps, UpdateRate being their rate:
+	// Fixed (the default, DynamicBone's) or Variable.
+	Mode StepMode
+	// Teleport is what the chain does on a jump (see TeleportDistance):
+	// TeleportReset (the default) or TeleportKeep.
 	Teleport TeleportMode
 }
 

@@ -24,31 +24,39 @@ const (
 	Inside               // keep particles in the shape
 )
 
-// Desc is a collider as the user describes it, in the space of the bone it
-// is attached to.
+// Desc is a collider as the user describes it, in the local space of the
+// bone it is attached to. ToWorld places it: points are transformed by
+// the bone's world transform (its world scale included), radii are
+// multiplied by the largest absolute component of the bone's world scale.
+// Lengths are therefore in the bone's units: metres for a bone of world
+// scale 1. (The ecs facade takes radii in metres at rest instead; see
+// sway.ColliderSpec.)
 type Desc struct {
-	Kind       Kind
-	Bound      Bound
-	Offset     mgl32.Vec3 // sphere centre / capsule first end / a point on the plane, bone space
-	Tail       mgl32.Vec3 // capsule second end, bone space
-	Radius     float32    // sphere radius / capsule radius at Offset
-	TailRadius float32    // capsule radius at Tail (a tapered capsule); constructors set it equal to Radius
-	Normal     mgl32.Vec3 // plane normal, bone space; Outside keeps particles on the side it points to
+	Kind       Kind       // Sphere (the zero value), Capsule or Plane
+	Bound      Bound      // Outside (the zero value: particles kept out) or Inside
+	Offset     mgl32.Vec3 // sphere centre / capsule first end / a point on the plane: bone space, finite
+	Tail       mgl32.Vec3 // capsule second end: bone space, finite (capsules only)
+	Radius     float32    // sphere radius / capsule radius at Offset: bone units, finite and >= 0 (planes: unused)
+	TailRadius float32    // capsule radius at Tail (a tapered capsule): bone units, finite and >= 0; constructors set it equal to Radius
+	Normal     mgl32.Vec3 // plane normal: bone space, finite, not zero, any length (planes only); Outside keeps particles on the side it points to
 }
 
-// NewSphere returns an Outside sphere collider.
+// NewSphere returns an Outside sphere collider: centre offset in bone
+// space, radius in the bone's units (see Desc).
 func NewSphere(offset mgl32.Vec3, radius float32) Desc {
 	return Desc{Kind: Sphere, Offset: offset, Radius: radius, TailRadius: radius}
 }
 
 // NewCapsule returns an Outside capsule collider from offset (radius) to
-// tail (tailRadius).
+// tail (tailRadius): ends in bone space, radii in the bone's units (see
+// Desc).
 func NewCapsule(offset, tail mgl32.Vec3, radius, tailRadius float32) Desc {
 	return Desc{Kind: Capsule, Offset: offset, Tail: tail, Radius: radius, TailRadius: tailRadius}
 }
 
 // NewPlane returns an Outside plane collider through point, keeping
-// particles on the side normal points to.
+// particles on the side normal points to; point and normal in bone space
+// (the normal need not be unit length, see Desc).
 func NewPlane(point, normal mgl32.Vec3) Desc {
 	return Desc{Kind: Plane, Offset: point, Normal: normal}
 }

@@ -9,20 +9,23 @@ import (
 	"github.com/sway-anim/sway/internal/mathx"
 )
 
-// TwoBoneSettings configures one limb.
+// TwoBoneSettings configures one limb. The defaults named below are
+// DefaultTwoBoneSettings'.
 type TwoBoneSettings struct {
 	// MidAxis is the middle joint's bend (hinge) axis in its local space.
 	// It is only consulted when the limb is straight and no hint gives a
-	// bend plane. Must be finite and non-zero.
+	// bend plane. Must be finite and non-zero; any length. Default +Z.
 	MidAxis mgl32.Vec3
 
-	// Soften is the fraction of the chain length from which the end starts
-	// to fall behind a far target, easing the lock into full extension.
-	// 1 disables softening. Values outside 0..1 are clamped.
+	// Soften is the fraction of the chain length (upper plus lower bone)
+	// from which the end starts to fall behind a far target, easing the
+	// lock into full extension. 1, the default, disables softening.
+	// Finite; values outside 0..1 are clamped.
 	Soften float32
 
 	// Weight blends the correction in: 0 leaves the pose untouched, 1
-	// applies it fully. Values outside 0..1 are clamped.
+	// (the default) applies it fully. Finite; values outside 0..1 are
+	// clamped.
 	Weight float32
 }
 

@@ -11,10 +11,13 @@ import (
 
 // EyeSettings configures one eye. Each eye turns about its local up axis
 // (yaw), as in the source, and then up or down toward the target (pitch),
-// as the source's look rotation does, each within its own limits.
+// as the source's look rotation does, each within its own limits. The
+// defaults named below are DefaultEyeSettings'; the zero value is invalid
+// (its axes are zero).
 type EyeSettings struct {
 	// Forward and Up are the eye bone's look and turn axes in its local
-	// space (the source: +Z and +Y).
+	// space (the source, and the default: +Z and +Y). As the head's, they
+	// must be finite, not zero and not parallel, of any length.
 	Forward, Up mgl32.Vec3
 
 	// MinYawDegrees and MaxYawDegrees limit the signed yaw from the rest
@@ -29,8 +32,9 @@ type EyeSettings struct {
 	// and 20; both 0 keep the eye level (yaw only).
 	MinPitchDegrees, MaxPitchDegrees float32
 
-	// Speed is the damping rate in 1/s of the yaw and the pitch, 0 or more;
-	// 0 holds the current angles. Default 20.
+	// Speed is the damping rate in 1/s of the yaw and the pitch (each frame
+	// covers 1 - exp(-Speed*dt) of the way), finite and 0 or more; 0 holds
+	// the current angles. Default 20.
 	Speed float32
 }
 

@@ -9,25 +9,30 @@ import (
 	"github.com/sway-anim/sway/internal/mathx"
 )
 
-// HeadSettings configures head look-at for one character.
+// HeadSettings configures head look-at for one character. The defaults
+// named below are DefaultHeadSettings'; the zero value is invalid (its
+// axes are zero).
 type HeadSettings struct {
 	// Forward and Up are the head bone's look and up axes in its local
-	// space (the source: +Z and +Y). They need not be unit length but must
-	// not be zero or parallel.
+	// space (the source, and the default: +Z and +Y). They must be finite
+	// and need not be unit length but must not be zero or parallel.
 	Forward, Up mgl32.Vec3
 
 	// MaxTurnDegrees limits the angle between the look direction and the
-	// rest forward, in degrees, 0 or more (default 60); 180 or more means
-	// no limit. Its sine and cosine are worked out once, when the head is
-	// prepared.
+	// rest forward (the forward of HeadInput.RestLocalRot: the animated
+	// pose in the systems), in degrees, finite and 0 or more (default
+	// 60); 180 or more means no limit. Its sine and cosine are worked out
+	// once, when the head is prepared.
 	MaxTurnDegrees float32
 
 	// Speed is the damping rate in 1/s of the rotation toward the clamped
-	// look rotation; 0 holds the current rotation.
+	// look rotation (each frame covers 1 - exp(-Speed*dt) of the way),
+	// finite and >= 0 (default 5); 0 holds the current rotation.
 	Speed float32
 
 	// WeightSpeed is the damping rate in 1/s of the blend weight toward the
-	// requested weight; 0 holds the current weight.
+	// requested weight, as Speed, finite and >= 0 (default 4); 0 holds the
+	// current weight.
 	WeightSpeed float32
 }
 

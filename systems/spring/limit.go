@@ -41,18 +41,24 @@ const (
 // Validate enforces. The kernel works with their cosines and sines,
 // computed once when the chain is built.
 type Limit struct {
+	// Kind is NoLimit (the zero value: no limit, the other fields
+	// unchecked), ConeLimit, HingeLimit or SphericalLimit.
 	Kind LimitKind
-	// AngleDegrees (cone and hinge) is the largest angle from the rest
-	// direction, 0..180 (0: held on the rest direction; 180: free).
+	// AngleDegrees (cone and hinge; unused otherwise) is the largest angle
+	// from the rest direction, 0..180 (0: held on the rest direction;
+	// 180: free).
 	AngleDegrees float32
-	// PitchDegrees (spherical) is the largest angle about the limit's X
-	// axis, in its Y-Z plane, 0..180 (the draft's pitch, once phi).
+	// PitchDegrees (spherical; unused otherwise) is the largest angle
+	// about the limit's X axis, in its Y-Z plane, 0..180 (the draft's
+	// pitch, once phi).
 	PitchDegrees float32
-	// YawDegrees (spherical) is the largest angle about the limit's Z
-	// axis, out of its Y-Z plane, 0..90 (the draft's yaw, once theta).
+	// YawDegrees (spherical; unused otherwise) is the largest angle about
+	// the limit's Z axis, out of its Y-Z plane, 0..90 (the draft's yaw,
+	// once theta).
 	YawDegrees float32
 	// Rotation is the limit frame's rotation relative to the joint's
-	// (see above); the zero value means none.
+	// (see above): a unit quaternion (within 1e-3), or the zero value for
+	// none.
 	Rotation mgl32.Quat
 }
 

@@ -19,16 +19,22 @@ const DefaultVirtualTail = 0.07
 // VRMJointDesc is one joint of a VRM spring: its node's rest local
 // transform and the joint's settings (VRMC_springBone joints[*]).
 type VRMJointDesc struct {
-	LocalPos   mgl32.Vec3 // rest local position in the parent: the previous joint, or the chain's parent bone for joint 0
-	LocalRot   mgl32.Quat // rest (initial) local rotation; must be a unit quaternion
-	LocalScale mgl32.Vec3 // rest local scale; the zero vector means (1,1,1)
+	LocalPos   mgl32.Vec3 // rest local position in the parent's space (its units; finite): the previous joint, or the chain's parent bone for joint 0
+	LocalRot   mgl32.Quat // rest (initial) local rotation relative to the parent; a unit quaternion (within 1e-3)
+	LocalScale mgl32.Vec3 // rest local scale, finite; the zero vector means (1,1,1)
 
-	Stiffness    float32    // >= 0: pull back to the rest direction
-	GravityPower float32    // >= 0
-	GravityDir   mgl32.Vec3 // world space, used as given (VRM writes a unit vector)
-	DragForce    float32    // [0, 1]: share of the velocity lost per step (per 1/60 s with FixedStep)
-	HitRadius    float32    // >= 0: radius of the tail against colliders
-	Limit        Limit      // optional angle limit (VRMC_springBone_limit draft)
+	// The settings, VRMC_springBone's, in its units: per step the tail
+	// moves (Stiffness along the rest direction + GravityPower along
+	// GravityDir) times dt times s metres (s: RestScale below), before
+	// being put back at the bone's length. VRM's defaults (not the zero
+	// value's) are stiffness 1, gravity power 0, gravity direction
+	// (0, -1, 0), drag 0.5 and hit radius 0.
+	Stiffness    float32    // finite, >= 0: pull back to the rest direction, in m/s (see above)
+	GravityPower float32    // finite, >= 0: gravity, in m/s (see above)
+	GravityDir   mgl32.Vec3 // world space, finite, used as given: its length multiplies GravityPower (VRM writes a unit vector)
+	DragForce    float32    // [0, 1]: share of the tail's velocity lost per step (per 1/60 s with FixedStep)
+	HitRadius    float32    // finite, >= 0: radius of the tail against colliders, in metres at RestScale
+	Limit        Limit      // optional angle limit (VRMC_springBone_limit draft); the zero value is none
 
 	// RestScale is the joint's uniform world scale in the rest pose (the
 	// largest absolute component): the frame the file or rig was authored
@@ -44,9 +50,11 @@ type VRMJointDesc struct {
 type VRMChainDesc struct {
 	Joints []VRMJointDesc
 	// HasTail says that the last joint has a child node, at Tail (rest local
-	// position in the last joint's space). Without one the last joint gets a
-	// virtual tail VirtualTail long along the direction from its parent to
-	// it (VRM 0.x); VirtualTail 0 means DefaultVirtualTail.
+	// position in the last joint's space, in its units; finite). Without
+	// one the last joint gets a virtual tail VirtualTail long (>= 0, in the
+	// last joint's units: it scales with the joint's world scale) along
+	// the direction from its parent to it (VRM 0.x); VirtualTail 0 means
+	// DefaultVirtualTail.
 	HasTail     bool
 	Tail        mgl32.Vec3
 	VirtualTail float32
@@ -54,7 +62,7 @@ type VRMChainDesc struct {
 	// advanced with: DragForce then counts per 1/60 s and drag and forces
 	// are converted to the step exactly (see DragPerStep, ForcePerStep), and
 	// StepVRM ignores its dt. 0 (the default) follows the reference model:
-	// DragForce per call, forces times dt.
+	// DragForce per call, forces times dt. Finite and >= 0.
 	FixedStep float32
 	// StrictCollision, when set, turns a bone whose tail the reference push
 	// and renormalisation leave inside a collider (it happens when the head
