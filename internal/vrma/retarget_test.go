@@ -372,7 +372,11 @@ func TestBadInput(t *testing.T) {
 		{"Bones[spine].Rotations[0]", func(c *Clip, a *Avatar) { c.Bones["spine"].Rotations[0] = mgl32.Quat{W: nan} }},
 		{"Bones[spine].Rotations[1]", func(c *Clip, a *Avatar) { c.Bones["spine"].Rotations[1] = mgl32.Quat{W: 2} }},
 		{"Bones[hips].RestWorld", func(c *Clip, a *Avatar) { b := c.Bones["hips"]; b.RestWorld = mgl32.Quat{}; c.Bones["hips"] = b }},
-		{"Bones[spine].RestLocal", func(c *Clip, a *Avatar) { b := a.Bones["spine"]; b.RestLocal = mgl32.Quat{W: 0.5}; a.Bones["spine"] = b }},
+		{"Bones[spine].RestLocal", func(c *Clip, a *Avatar) {
+			b := a.Bones["spine"]
+			b.RestLocal = mgl32.Quat{W: 0.5}
+			a.Bones["spine"] = b
+		}},
 		{"Bones[spine].Bone", func(c *Clip, a *Avatar) { b := a.Bones["spine"]; b.Bone = ""; a.Bones["spine"] = b }},
 		{"HipsTranslations", func(c *Clip, a *Avatar) { c.HipsTranslations = c.HipsTranslations[:1] }},
 		{"HipsTranslations[1]", func(c *Clip, a *Avatar) { c.HipsTranslations[1][2] = nan }},
