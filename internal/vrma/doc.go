@@ -5,7 +5,8 @@
 // at a fixed rate, and the hips translation keys; an Avatar holds, per
 // humanoid bone, the avatar's bone name and rest rotations. Retarget turns
 // them, once per (clip, avatar), into local rotation keys per avatar bone
-// (and translation keys for the hips), ready for an anim.ClipDesc.
+// (and translation keys for the hips), which Result.ClipDesc makes an
+// anim.ClipDesc once bone names are mapped to indices.
 //
 // # The conversion
 //
