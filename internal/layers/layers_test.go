@@ -41,6 +41,8 @@ var layers = []layer{
 		"internal/snapbin",
 		"systems/fk", "systems/chain", "systems/collide", "systems/spring",
 		"systems/breath", "systems/lookat", "systems/ik", "systems/anim",
+		// Retargeting of VRM Animation clips: pure math on plain data.
+		"internal/vrma",
 		// The worker pool knows nothing of sway: any layer may hand it work.
 		"jobs",
 	}},
