@@ -54,11 +54,25 @@ func (j *Job) Validate() error {
 // how many joints got the identity instead because their matrix was not
 // finite. dst must hold at least len(j.Joints) matrices. j must have
 // passed Validate; Matrices does not check it again.
+//
+// On amd64 an SSE kernel runs it (kernel_amd64.s), following matricesGo
+// operation for operation, so the two give the same bits; build with the
+// purego tag for the Go one.
 func Matrices(dst []mgl32.Mat4, j *Job) int {
 	joints := j.Joints
-	inv := j.InvBind[:len(joints)]
+	if len(joints) == 0 {
+		return 0
+	}
+	return matrices(dst[:len(joints)], j.Pos, j.Rot, j.Scale, joints, j.InvBind[:len(joints)])
+}
+
+// matricesGo is Matrices in Go: the kernel where there is no assembly
+// one, and the definition the assembly one follows. Each product is
+// converted to float32 before it is summed, so that Go does not fuse the
+// two (GOAMD64=v3, arm64) and every build gives the same bits.
+func matricesGo(dst []mgl32.Mat4, pos []mgl32.Vec3, rot []mgl32.Quat, scale []mgl32.Vec3, joints []int32, inv []mgl32.Mat4) int {
+	inv = inv[:len(joints)]
 	dst = dst[:len(joints)]
-	pos, rot, scale := j.Pos, j.Rot, j.Scale
 	bad := 0
 	for k, b := range joints {
 		p, q, s, ib := pos[b], rot[b], scale[b], &inv[k]
@@ -66,23 +80,24 @@ func Matrices(dst []mgl32.Mat4, j *Job) int {
 		// scaled by s[c] (components.Transform.Mat4).
 		x, y, z, w := q.V[0], q.V[1], q.V[2], q.W
 		x2, y2, z2 := x+x, y+y, z+z
-		xx, yy, zz := x*x2, y*y2, z*z2
-		xy, xz, yz := x*y2, x*z2, y*z2
-		wx, wy, wz := w*x2, w*y2, w*z2
+		xx, yy, zz := float32(x*x2), float32(y*y2), float32(z*z2)
+		xy, xz, yz := float32(x*y2), float32(x*z2), float32(y*z2)
+		wx, wy, wz := float32(w*x2), float32(w*y2), float32(w*z2)
 		a00, a10, a20 := (1-(yy+zz))*s[0], (xy+wz)*s[0], (xz-wy)*s[0]
 		a01, a11, a21 := (xy-wz)*s[1], (1-(xx+zz))*s[1], (yz+wx)*s[1]
 		a02, a12, a22 := (xz+wy)*s[2], (yz-wx)*s[2], (1-(xx+yy))*s[2]
 		// M = W·B, B affine: each column of B's top three rows through
 		// A, the last one plus p.
-		m := &dst[k]
-		b0, b1, b2 := ib[0], ib[1], ib[2]
-		m0, m1, m2 := a00*b0+a01*b1+a02*b2, a10*b0+a11*b1+a12*b2, a20*b0+a21*b1+a22*b2
-		b0, b1, b2 = ib[4], ib[5], ib[6]
-		m4, m5, m6 := a00*b0+a01*b1+a02*b2, a10*b0+a11*b1+a12*b2, a20*b0+a21*b1+a22*b2
-		b0, b1, b2 = ib[8], ib[9], ib[10]
-		m8, m9, m10 := a00*b0+a01*b1+a02*b2, a10*b0+a11*b1+a12*b2, a20*b0+a21*b1+a22*b2
-		b0, b1, b2 = ib[12], ib[13], ib[14]
-		m12, m13, m14 := a00*b0+a01*b1+a02*b2+p[0], a10*b0+a11*b1+a12*b2+p[1], a20*b0+a21*b1+a22*b2+p[2]
+		col := func(b0, b1, b2 float32) (float32, float32, float32) {
+			return float32(a00*b0) + float32(a01*b1) + float32(a02*b2),
+				float32(a10*b0) + float32(a11*b1) + float32(a12*b2),
+				float32(a20*b0) + float32(a21*b1) + float32(a22*b2)
+		}
+		m0, m1, m2 := col(ib[0], ib[1], ib[2])
+		m4, m5, m6 := col(ib[4], ib[5], ib[6])
+		m8, m9, m10 := col(ib[8], ib[9], ib[10])
+		m12, m13, m14 := col(ib[12], ib[13], ib[14])
+		m12, m13, m14 = m12+p[0], m13+p[1], m14+p[2]
 		// One sum per row tells a non-finite entry: NaN or ±Inf in a row
 		// makes r-r NaN (as does a sum overflowing, from entries near
 		// 1e37).
@@ -90,11 +105,11 @@ func Matrices(dst []mgl32.Mat4, j *Job) int {
 		r1 := (m1 + m5) + (m9 + m13)
 		r2 := (m2 + m6) + (m10 + m14)
 		if r0-r0 != 0 || r1-r1 != 0 || r2-r2 != 0 {
-			*m = mgl32.Ident4()
+			dst[k] = mgl32.Ident4()
 			bad++
 			continue
 		}
-		*m = mgl32.Mat4{m0, m1, m2, 0, m4, m5, m6, 0, m8, m9, m10, 0, m12, m13, m14, 1}
+		dst[k] = mgl32.Mat4{m0, m1, m2, 0, m4, m5, m6, 0, m8, m9, m10, 0, m12, m13, m14, 1}
 	}
 	return bad
 }
