@@ -32,7 +32,10 @@
 // Floats is Matrices on the same memory: it reinterprets the []float32 as
 // []mgl32.Mat4 (an mgl32.Mat4 is a [16]float32, so 16 consecutive
 // float32 values are one matrix, with the same size and alignment), so the
-// two forms come from one loop and are equal bit for bit.
+// two forms come from one loop and are equal bit for bit. On amd64 the
+// loop is an SSE kernel (kernel_amd64.s, one matrix column per vector)
+// that follows the Go definition, matricesGo, operation for operation:
+// the same bits (tested); the purego build tag selects the Go one.
 //
 // # Degenerate cases
 //
