@@ -91,6 +91,7 @@ func TestFacadeTypesDocumentTheirMethods(t *testing.T) {
 	for typ, want := range map[string][]string{
 		"Skeleton": {"Index", "NumBones", "BoneName", "Parents", "SubtreeEnd", "RestPos", "RestRot", "RestScale", "ModelPos", "ModelRot", "ModelScale", "Name"},
 		"Rig":      {"HumanBone"},
+		"Skin":     {"Name", "NumJoints", "JointBone", "InverseBind"},
 		"Chains":   {"Pause", "Resume", "Paused", "Reset", "Weight", "SetWeight", "Remove", "Entity", "Settings", "SetSettings", "SetTeleport", "Faults", "Len"},
 		"VRMSprings": {"Pause", "Resume", "Reset", "SetWeight", "Remove", "JointSettings", "SetSpringSettings", "SetJointSettings",
 			"Teleport", "SetTeleport", "Faults", "Len"},

@@ -24,6 +24,8 @@
 //     [World.SetRoot], [World.Root], [World.Skeleton], [World.SetBoneLocal];
 //     [World.Step] (one frame of the pipeline, see systems.NewDefaultPipeline);
 //     [World.BoneWorld], [World.Pose], [World.Checksum] to read the result;
+//     [NewSkin], [SkinDesc], [World.SkinMatrices], [World.SkinFloats] to
+//     hand a renderer a skin's joint matrices;
 //     [World.Snapshot], [World.Restore] (rollback, replays, save games);
 //     [World.AddClip], [World.AddBlendSpace] (the animation library);
 //     [World.SetReference] (the point chains' distance culling measures

@@ -40,7 +40,7 @@ var layers = []layer{
 		"internal/mathx", "internal/check", "internal/slicex", "internal/prefetch", "internal/memguard",
 		"internal/snapbin",
 		"systems/fk", "systems/chain", "systems/collide", "systems/spring",
-		"systems/breath", "systems/lookat", "systems/ik", "systems/anim",
+		"systems/breath", "systems/lookat", "systems/ik", "systems/anim", "systems/skin",
 		// Retargeting of VRM Animation clips: pure math on plain data.
 		"internal/vrma",
 		// The worker pool knows nothing of sway: any layer may hand it work.
