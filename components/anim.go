@@ -16,4 +16,8 @@ type Animation struct {
 	// time), and the weight that blends its pose with the rest pose.
 	Control
 	anim.Player
+	// Root is the character's root motion: kept on the root bone (the
+	// default) or taken out of the pose in place, with the last frame's
+	// delta for the game to move the character by.
+	Root anim.RootMotion
 }

@@ -2,6 +2,7 @@ package sway
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/mlange-42/arche/ecs"
@@ -10,6 +11,7 @@ import (
 	"github.com/sway-anim/sway/components"
 	"github.com/sway-anim/sway/internal/check"
 	"github.com/sway-anim/sway/internal/mathx"
+	"github.com/sway-anim/sway/internal/rig"
 	"github.com/sway-anim/sway/systems"
 	"github.com/sway-anim/sway/systems/anim"
 )
@@ -69,6 +71,23 @@ type BlendSpaceDesc struct {
 	NormalizeDirect bool
 }
 
+// RootMotionMode says what becomes of the motion of a character's root
+// bone (AnimSettings.RootMotion).
+type RootMotionMode = anim.RootMode
+
+// The root-motion modes.
+const (
+	// RootAsAuthored keeps the root bone's motion in the pose, as the
+	// clips author it: a walk walks away from the character's root, and
+	// RootDelta is zero. The default.
+	RootAsAuthored = anim.RootAsAuthored
+	// RootInPlace takes the root bone's horizontal motion and its turn
+	// about +Y out of the pose (the character walks on the spot, facing
+	// where the cycle starts) and reports them each frame as a delta
+	// (Animation.RootDelta) for the game to move the character by.
+	RootInPlace = anim.RootInPlace
+)
+
 // AnimSettings starts a character's animation.
 //
 // Time is normalised, as in Unity's blend trees: one time in [0, 1] for all
@@ -90,6 +109,16 @@ type AnimSettings struct {
 	// Direct holds BlendDirect's starting weights, one per clip, each
 	// finite and >= 0 (nil: all zero); it must be nil for the other kinds.
 	Direct []float32
+	// RootMotion is RootAsAuthored (the zero value) or RootInPlace; see
+	// "Root motion" in the package documentation of Animation.RootDelta.
+	RootMotion RootMotionMode
+	// RootBone names the bone whose motion is the character's (its hips,
+	// or a root bone that carries the motion), a bone of the character's
+	// skeleton. Empty (the default) picks the first bone, in the
+	// skeleton's depth-first order, whose translation keys move in some
+	// clip of the space; failing that the first with translation keys,
+	// then the first with rotation keys, then bone 0.
+	RootBone string
 }
 
 // DefaultAnimSettings plays from the start at the authored speed, the
@@ -131,6 +160,7 @@ var animKind = featureKind{
 	reset: func(w *World, e ecs.Entity) {
 		a := w.maps.anim.Get(e)
 		a.Phase, a.Param = 0, a.Target
+		a.Root.Restart()
 	},
 	remove: func(w *World, e ecs.Entity) {
 		m := generic.NewMap1[components.Animation](w.ecs)
@@ -256,7 +286,28 @@ func (w *World) playing(e ecs.Entity, space BlendSpaceID, s AnimSettings) (compo
 	if err := setAnimSettings(&c.Player, s, bs); err != nil {
 		return components.Animation{}, err
 	}
+	root, err := rootMotion(s, bs, w.reg.Skeletons[p.Skeleton])
+	if err != nil {
+		return components.Animation{}, err
+	}
+	c.Root = root
 	return c, nil
+}
+
+// rootMotion validates the root-motion settings of s and returns the
+// state a character starts with.
+func rootMotion(s AnimSettings, bs *anim.BlendSpace, skel *rig.Skeleton) (anim.RootMotion, error) {
+	const typ = "AnimSettings"
+	if !s.RootMotion.Valid() {
+		return anim.RootMotion{}, check.Errorf(typ, "RootMotion", s.RootMotion, "must be RootAsAuthored or RootInPlace")
+	}
+	bone := bs.RootBone()
+	if s.RootBone != "" {
+		if bone = skel.Index(s.RootBone); bone < 0 {
+			return anim.RootMotion{}, check.Errorf(typ, "RootBone", s.RootBone, "no bone of this name in the skeleton %q", skel.Name())
+		}
+	}
+	return anim.RootMotion{Mode: s.RootMotion, Bone: int32(bone)}, nil
 }
 
 // setAnimSettings validates s for the blend space bs and writes it into p.
@@ -411,4 +462,66 @@ func (a Animation) State() (AnimState, error) {
 		Space: BlendSpaceID(c.Space), Param: c.Param, Target: c.Target,
 		Time: c.Phase, Speed: c.Speed, Smoothing: c.Smoothing,
 	}, nil
+}
+
+// RootDelta returns the motion the animation made in the last Step, for
+// a character playing RootInPlace (zero otherwise): a turn of yawDegrees
+// about +Y (positive turns +Z, the character's forward, towards +X), then
+// a horizontal move pos in metres, both in the character's root space. A
+// game that owns the character's root moves it by the delta each frame,
+// after Step (ApplyRootDelta does that for a root the game leaves to
+// sway):
+//
+//	root.Pos = root.Pos.Add(root.Rot.Rotate(pos))
+//	root.Rot = root.Rot.Mul(mgl32.QuatRotate(mgl32.DegToRad(yaw), mgl32.Vec3{0, 1, 0}))
+//
+// or feeds it to its character controller. The motion is each playing
+// clip's own, between its time before the Step and after, weighted as the
+// pose is: a loop's wrap carries the motion on (the end's motion from the
+// start added), playing backwards undoes it, and a change of weights
+// moves nothing. The first Step after Add, Play or Reset reports none, as
+// does a paused or culled Step. A weight below one scales it. A clip's
+// turn must stay under 180 degrees from the start of its cycle (a turn on
+// the spot of more is cut into cycles).
+func (a Animation) RootDelta() (pos mgl32.Vec3, yawDegrees float32, err error) {
+	if err := a.enter("RootDelta"); err != nil {
+		return mgl32.Vec3{}, 0, err
+	}
+	defer a.w.leave()
+	c, err := a.w.animation(a.e)
+	if err != nil {
+		return mgl32.Vec3{}, 0, err
+	}
+	return c.Root.Delta.Pos, mgl32.RadToDeg(c.Root.Delta.Yaw), nil
+}
+
+// ApplyRootDelta moves the character's root by the last Step's root
+// delta (see RootDelta), as World.SetRoot would: for a game that lets the
+// animation drive where its character goes. A game that moves its
+// characters itself (physics, a character controller, the network) reads
+// RootDelta instead. Call it once per Step.
+func (a Animation) ApplyRootDelta() error {
+	if err := a.enter("ApplyRootDelta"); err != nil {
+		return err
+	}
+	defer a.w.leave()
+	c, err := a.w.animation(a.e)
+	if err != nil {
+		return err
+	}
+	d := c.Root.Delta
+	if d == (anim.RootDelta{}) {
+		return nil
+	}
+	_, rc := a.w.chars.Get(a.e)
+	r := rc.Transform
+	r.Pos = r.Pos.Add(r.Rot.Rotate(mgl32.Vec3{d.Pos[0] * r.Scale[0], d.Pos[1] * r.Scale[1], d.Pos[2] * r.Scale[2]}))
+	s, co := math.Sincos(float64(d.Yaw) / 2)
+	r.Rot = r.Rot.Mul(mgl32.Quat{W: float32(co), V: mgl32.Vec3{0, float32(s), 0}}).Normalize()
+	nr, err := validRoot("Animation.ApplyRootDelta", r)
+	if err != nil {
+		return err
+	}
+	rc.Transform = nr
+	return nil
 }

@@ -103,15 +103,43 @@ func (s *Animation) run(lo, hi int) {
 		if a.Paused || a.Culled(c.root.Pos, s.view) {
 			dt = 0 // the clock stops; the player keeps posing its time
 		}
+		from := a.Phase
 		if !(a.Weight > 0) || int(a.Space) >= len(s.spaces) || s.spaces[a.Space].BoneCount() != int(p.Count) ||
 			!s.spaces[a.Space].Play(dst, &a.Player, dt, rest) {
 			copy(dst.Pos, rest.Pos)
 			copy(dst.Rot, rest.Rot)
 			copy(dst.Scale, rest.Scale)
-		} else if a.Weight < 1 {
+			a.Root.Delta = anim.RootDelta{}
+			p.MarkAllDirty()
+			continue
+		}
+		if a.Root.Mode == anim.RootInPlace {
+			inPlace(s.spaces[a.Space], dst, a, from, dt, rest, skel)
+		}
+		if a.Weight < 1 {
 			towardsRest(dst, rest, a.Weight)
 		}
 		p.MarkAllDirty()
+	}
+}
+
+// inPlace takes the root motion out of the pose Play wrote (anim.BlendSpace.InPlace)
+// and scales the delta by the animation's weight, as the pose is blended
+// towards rest.
+func inPlace(space *anim.BlendSpace, dst anim.Pose, a *components.Animation, from, dt float32, rest anim.Pose, skel *rig.Skeleton) {
+	b := int(a.Root.Bone)
+	if b < 0 || b >= len(dst.Pos) {
+		a.Root.Delta = anim.RootDelta{}
+		return
+	}
+	parent := anim.ParentFrame(dst, skel.Parents(), b)
+	if !space.InPlace(dst, &a.Player, &a.Root, from, dt, rest, parent, skel.ModelRot()[b]) {
+		a.Root.Delta = anim.RootDelta{}
+		return
+	}
+	if w := a.Weight; w < 1 {
+		d := &a.Root.Delta
+		d.Pos, d.Yaw = d.Pos.Mul(w), d.Yaw*w
 	}
 }
 

@@ -177,8 +177,10 @@ func ReadIK(r *snapbin.Reader, c *components.IK, apply bool) {
 
 // AppendAnim appends a character's playback (anim.Player: parameter and
 // target, smoothing, normalised time, speed, Direct weights, and the
-// weights of the last frame). The blend space's index is written to be
-// checked: which space a character plays is set-up.
+// weights of the last frame) and its root motion's state (whether its
+// first frame is behind it, and the last frame's delta). The blend
+// space's index, the root-motion mode and the root bone are written to be
+// checked: they are chosen with the space (Add, Play).
 func AppendAnim(b []byte, c *components.Animation) []byte {
 	p := &c.Player
 	b = snapbin.U32(b, c.Space)
@@ -191,6 +193,12 @@ func AppendAnim(b []byte, c *components.Animation) []byte {
 	w := p.Scratch.Weights()
 	b = snapbin.U8(b, uint8(len(w)))
 	b = snapbin.F32s(b, w)
+	rm := &c.Root
+	b = snapbin.U8(b, uint8(rm.Mode))
+	b = snapbin.U32(b, uint32(rm.Bone))
+	b = snapbin.Bool(b, rm.Started)
+	b = snapbin.Vec3(b, rm.Delta.Pos)
+	b = snapbin.F32(b, rm.Delta.Yaw)
 	return appendControl(b, &c.Control)
 }
 
@@ -215,9 +223,23 @@ func ReadAnim(r *snapbin.Reader, c *components.Animation, apply bool) {
 	for i := range w[:n] {
 		w[i] = r.Range("anim.Weights", 0, math.MaxFloat32)
 	}
+	off = r.Offset()
+	if mode := r.U8("anim.Root.Mode"); mode != uint8(c.Root.Mode) {
+		r.Mismatch(off, "anim.Root.Mode", "the snapshot's root motion is %v, the world's %v", anim.RootMode(mode), c.Root.Mode)
+	}
+	off = r.Offset()
+	if bone := r.U32("anim.Root.Bone"); bone != uint32(c.Root.Bone) {
+		r.Mismatch(off, "anim.Root.Bone", "the snapshot takes root motion from bone %d, the world from %d", bone, c.Root.Bone)
+	}
+	started := r.Bool("anim.Root.Started")
+	// A frame's motion is bounded by the clips' translations over the
+	// loops it wraps; finite is what the kernel guarantees.
+	delta := anim.RootDelta{Pos: r.FiniteVec3("anim.Root.Delta.Pos"), Yaw: r.Finite("anim.Root.Delta.Yaw")}
 	ctl := readControl(r, &animControl)
 	if apply && !r.Failed() {
 		p.Scratch.SetWeights(w[:n])
-		c.Player, c.Control = p, ctl
+		root := c.Root
+		root.Started, root.Delta = started, delta
+		c.Player, c.Control, c.Root = p, ctl, root
 	}
 }

@@ -127,6 +127,10 @@ type Clip struct {
 	// Bones without a track in each channel: they take the rest pose.
 	rotRest, posRest, sclRest []int32
 
+	// rotTrack[b] and posTrack[b] are bone b's index in rotBones and
+	// posBones, or -1: sampling one bone (root motion) without a search.
+	rotTrack, posTrack []int32
+
 	// maxScale[b] is the largest absolute scale component of bone b's
 	// keys (0 for a bone without scale keys).
 	maxScale []float32
@@ -191,6 +195,8 @@ func NewClip(desc ClipDesc) (*Clip, error) {
 		}
 	}
 	c.rotRest = restBones(c.rotBones, c.bones)
+	c.rotTrack = trackIndex(c.rotBones, c.bones)
+	c.posTrack = trackIndex(c.posBones, c.bones)
 	c.posRest = restBones(c.posBones, c.bones)
 	c.sclRest = restBones(c.sclBones, c.bones)
 	return c, nil
@@ -209,6 +215,18 @@ func restBones(tracked []int32, n int) []int32 {
 		}
 	}
 	return rest
+}
+
+// trackIndex returns, for each bone in [0, n), its index in tracked or -1.
+func trackIndex(tracked []int32, n int) []int32 {
+	idx := make([]int32, n)
+	for b := range idx {
+		idx[b] = -1
+	}
+	for i, b := range tracked {
+		idx[b] = int32(i)
+	}
+	return idx
 }
 
 // unitKey keeps a key that is unit to float precision exactly as given, so

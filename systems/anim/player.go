@@ -108,6 +108,15 @@ func (s *BlendSpace) Times(dst []float32, phase float32) bool {
 // non-finite step, leaves the phase where it is (a blend of single-key
 // clips has nothing to play); a non-finite phase restarts at 0.
 func AdvancePhase(phase, speed, dt, duration float32, loop bool) float32 {
+	f, _ := advancePhase(phase, speed, dt, duration, loop)
+	return f
+}
+
+// advancePhase is AdvancePhase that also returns how many times the phase
+// wrapped: positive past the end, negative past the start (playing
+// backwards), always 0 without loop. Root motion needs it to carry the
+// motion over a wrap.
+func advancePhase(phase, speed, dt, duration float32, loop bool) (float32, float64) {
 	if !mathx.IsFinite(phase) {
 		phase = 0
 	}
@@ -119,12 +128,13 @@ func AdvancePhase(phase, speed, dt, duration float32, loop bool) float32 {
 		}
 	}
 	if !loop {
-		return mathx.Clamp(float32(p), 0, 1)
+		return mathx.Clamp(float32(p), 0, 1), 0
 	}
-	p -= math.Floor(p)
+	k := math.Floor(p)
+	p -= k
 	// Rounding may land on 1 (or a hair outside): that is the loop's start.
 	if f := float32(p); f >= 0 && f < 1 {
-		return f
+		return f, k
 	}
-	return 0
+	return 0, k + 1
 }

@@ -71,6 +71,7 @@ type BlendSpace struct {
 	// live bones clip i leaves to the rest pose.
 	live     boneSets
 	clipRest []boneSets
+	rootBone int // RootBone
 }
 
 // boneSets holds one list of bone indices per channel.
@@ -100,6 +101,7 @@ func NewBlendSpace(desc BlendSpaceDesc) (*BlendSpace, error) {
 			scl: intersect(c.sclRest, s.live.scl, s.bones),
 		}
 	}
+	s.rootBone = defaultRootBone(s.clips, s.live)
 	switch desc.Kind {
 	case Kind1D:
 		s.thresholds = append([]float32(nil), desc.Thresholds...)
