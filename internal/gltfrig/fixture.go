@@ -49,6 +49,12 @@ type FixtureOptions struct {
 	// Limits (1.0 form only) puts VRMC_springBone_limit limits on the
 	// joints of springs; of two for one spring the later is written.
 	Limits []FixtureLimit
+	// Animations are written after everything else, their keys in the BIN
+	// chunk (see FixtureAnimation).
+	Animations []FixtureAnimation
+	// Interleaved writes the outputs of an animation's channels with as
+	// many keys, in FLOAT components, interleaved in one buffer view.
+	Interleaved bool
 }
 
 // FixtureCollider is a collider with a VRMC_springBone_extended_collider
@@ -216,6 +222,9 @@ func Fixture(v Version, o FixtureOptions) ([]byte, error) {
 		fixture1(doc, index, o)
 	} else {
 		fixture0(doc, index, o)
+	}
+	if err := fixtureAnimations(doc, index, v, o); err != nil {
+		return nil, err
 	}
 	var buf bytes.Buffer
 	if err := gltf.NewEncoder(&buf).Encode(doc); err != nil {
