@@ -240,6 +240,17 @@ func TestAnimationVRM0(t *testing.T) {
 // worldPositions composes the bones' local transforms at key k of a
 // (the rest pose where a has no keys) into model-space positions.
 func worldPositions(r *Rig, a *Animation, k int) map[string]mgl32.Vec3 {
+	out := map[string]mgl32.Vec3{}
+	for n, m := range worldMatrices(r, a, k) {
+		out[n] = m.Col(3).Vec3()
+	}
+	return out
+}
+
+// worldMatrices composes the bones' local transforms at key k of a (the
+// rest pose where a has no keys) into model-space transforms; bones are
+// in node order (the first is nodes[0] unless the rig has a scene bone).
+func worldMatrices(r *Rig, a *Animation, k int) map[string]mgl32.Mat4 {
 	local := map[string]mgl32.Mat4{}
 	parent := map[string]string{}
 	for _, b := range r.Skeleton.Bones {
@@ -274,11 +285,10 @@ func worldPositions(r *Rig, a *Animation, k int) map[string]mgl32.Vec3 {
 		world[n] = m
 		return m
 	}
-	out := map[string]mgl32.Vec3{}
 	for n := range local {
-		out[n] = of(n).Col(3).Vec3()
+		of(n)
 	}
-	return out
+	return world
 }
 
 // Key times on a 24 keys/s grid resample at 48 keys/s, so that every

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"
 )
@@ -270,4 +271,42 @@ func fixOutput(v []float32, comps, ct int) any {
 		copy(out[i][:], v[i*4:])
 	}
 	return out
+}
+
+// fixtureBindMatrices writes skins[0].inverseBindMatrices: the inverse of
+// each joint's model-space rest transform composed from the nodes.
+func fixtureBindMatrices(doc *gltf.Document) {
+	parent := make([]int, len(doc.Nodes))
+	for i := range parent {
+		parent[i] = -1
+	}
+	for i, n := range doc.Nodes {
+		for _, c := range n.Children {
+			parent[c] = i
+		}
+	}
+	var world func(i int) mgl32.Mat4
+	world = func(i int) mgl32.Mat4 {
+		n := doc.Nodes[i]
+		t, r, s := n.Translation, n.Rotation, n.Scale
+		q := mgl32.Quat{W: float32(r[3]), V: mgl32.Vec3{float32(r[0]), float32(r[1]), float32(r[2])}}
+		m := mgl32.Translate3D(float32(t[0]), float32(t[1]), float32(t[2])).Mul4(q.Mat4()).Mul4(mgl32.Scale3D(float32(s[0]), float32(s[1]), float32(s[2])))
+		if p := parent[i]; p >= 0 {
+			m = world(p).Mul4(m)
+		}
+		return m
+	}
+	skin := doc.Skins[0]
+	data := make([][4][4]float32, len(skin.Joints))
+	for k, j := range skin.Joints {
+		inv := world(j).Inv()
+		for c := 0; c < 4; c++ {
+			for r := 0; r < 4; r++ {
+				data[k][r][c] = inv[c*4+r] // modeler: [row][column], written column-major
+			}
+		}
+	}
+	a := modeler.WriteInverseBindMatrices(doc, data)
+	doc.BufferViews[*doc.Accessors[a].BufferView].Target = gltf.TargetNone
+	skin.InverseBindMatrices = gltf.Index(a)
 }
