@@ -59,7 +59,9 @@ func TestAllocationBounded(t *testing.T) {
 // FuzzLoadGLB feeds the loader GLB bytes: it must never panic, must
 // return a rig that builds or an error, and must allocate at most a fixed
 // amount plus a bounded multiple of the input (the worst amplification a
-// JSON construct reaches is an empty node: about 460 bytes per byte).
+// JSON construct reaches is an empty node: about 460 bytes per byte) plus
+// a bounded amount per resampled animation key (at most
+// MaxResampledKeys).
 func FuzzLoadGLB(f *testing.F) {
 	f.Add(encodeGLB(f, build1()))
 	f.Add(encodeGLB(f, build0()))
@@ -84,14 +86,20 @@ func FuzzLoadGLB(f *testing.F) {
 		var r *Rig
 		var err error
 		n := allocated(func() { r, err = Decode(bytes.NewReader(data)) })
-		if limit := uint64(1<<20 + 512*len(data)); n > limit {
-			t.Fatalf("%d bytes of input allocated %d bytes (limit %d)", len(data), n, limit)
-		}
 		if err != nil {
+			// Before a rejection, resampling may have filled up to
+			// MaxResampledKeys keys (a data: URI can hold animations).
+			if limit := uint64(1<<20 + 512*len(data) + 40*MaxResampledKeys); n > limit {
+				t.Fatalf("%d bytes of input allocated %d bytes (limit %d)", len(data), n, limit)
+			}
 			fieldOrIO(t, err)
 			return
 		}
 		checkRig(t, r)
+		keys := checkAnimations(t, r)
+		if limit := uint64(1<<20 + 512*len(data) + 48*keys); n > limit {
+			t.Fatalf("%d bytes of input and %d resampled keys allocated %d bytes (limit %d)", len(data), keys, n, limit)
+		}
 	})
 }
 
@@ -104,5 +112,44 @@ func BenchmarkDecodeHumanoid(b *testing.B) {
 		if _, err := Decode(bytes.NewReader(glb)); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Resampling stops at MaxResampledKeys: an animation of two keys an hour
+// apart on every channel of every bone (15 bones, 45 channels of 108,001
+// keys at 30 keys/s) is rejected within the allocation budget, naming the
+// animation.
+func TestResampleBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("resamples up to MaxResampledKeys keys")
+	}
+	if raceOn {
+		t.Skip("the race detector changes what is allocated")
+	}
+	var chans []FixtureChannel
+	bones := []string{"hips", "spine", "chest", "neck", "head", "leftEye", "rightEye"}
+	for _, s := range []string{"L", "R"} {
+		for k := 0; k < 4; k++ {
+			bones = append(bones, "hair"+s+string(rune('0'+k)))
+		}
+	}
+	for _, b := range bones {
+		chans = append(chans,
+			FixtureChannel{Node: b, Path: "translation", Times: []float32{0, MaxKeyTime}, Values: make([]float32, 6)},
+			FixtureChannel{Node: b, Path: "rotation", Times: []float32{0, MaxKeyTime}, Values: []float32{0, 0, 0, 1, 0, 0, 0, 1}},
+			FixtureChannel{Node: b, Path: "scale", Times: []float32{0, MaxKeyTime}, Values: []float32{1, 1, 1, 1, 1, 1}})
+	}
+	glb, err := Fixture(VersionVRM1, FixtureOptions{Animations: []FixtureAnimation{{Name: "long", Channels: chans}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var derr error
+	n := allocated(func() { _, derr = Decode(bytes.NewReader(glb)) })
+	t.Logf("%d B file: %d B allocated: %v", len(glb), n, derr)
+	if derr == nil || fieldOf(t, derr) != "animations[0]" {
+		t.Errorf("accepted or misnamed: %v", derr)
+	}
+	if n > allocBudget {
+		t.Errorf("%d bytes allocated, more than %d", n, allocBudget)
 	}
 }

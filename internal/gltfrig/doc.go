@@ -8,10 +8,14 @@
 //     rig.SkeletonDesc, Colliders (collide.Desc on a bone), Springs (joints
 //     with their VRMC_springBone settings, collider indices, centre) and
 //     Humanoid (VRM bone name -> bone name), with the Version read.
+//   - Animations holds the file's animations, resampled to fixed-rate
+//     keys per bone name (see Animations below).
 //   - The document model is github.com/qmuntal/gltf's (Node, Skin, Scene,
-//     Asset, with its defaults and checks); the GLB container is read here,
-//     and only up to the end of the JSON chunk: buffers (meshes, textures)
-//     are never read, so a 100 MB avatar costs its JSON only.
+//     Asset, with its defaults and checks); the GLB container is read here.
+//     Buffers are read only when the file has animations (their keys are
+//     there): the GLB BIN chunk, base64 data: URIs, and, for Load, files
+//     the URIs name in the file's directory or below it; a file without
+//     animations costs its JSON only.
 //
 // # Skeleton
 //
@@ -111,6 +115,31 @@
 // collider positions and gravity, and skinning with the file's inverse
 // bind matrices shows the mesh turned with the bones.
 //
+// # Animations
+//
+// Every entry of animations becomes an Animation: its name (or
+// "animation<i>", made unique as bone names are), its duration (the last
+// key time of its samplers: glTF's timeline starts at 0), the number of
+// its channels and the interpolations they use, and a Track per animated
+// bone with its translation, rotation and scale keys. Channels keep their
+// own key times; each is evaluated exactly as the specification says
+// (LINEAR: lerp, and for rotations the specification's slerp along the
+// shorter arc; STEP; CUBICSPLINE: the cubic Hermite spline through the
+// values with the in- and out-tangents scaled by the key interval, a
+// rotation normalised after), clamped to its first and last keys outside
+// them, at the times of a fixed grid (MinSampleRate tells how it is
+// chosen and what error it brings). Rotation outputs may be FLOAT or
+// normalized BYTE, UNSIGNED_BYTE, SHORT or UNSIGNED_SHORT (converted by
+// the specification's formulas, then normalised); translations, scales
+// and times are FLOAT. Weights (morph target) channels, channels without
+// a node and channels on nodes outside the skeleton are ignored with a
+// warning. A VRM 0.x file's keys on a root node are turned half a turn
+// about +Y as its rest pose is, so clips play on the loaded skeleton.
+//
+// Accessors are read as the specification lays them out (byteOffset,
+// the buffer view's byteStride, normalized integers); sparse accessors
+// and accessors without a buffer view are rejected.
+//
 // # Untrusted files
 //
 // Before decoding, the JSON text is limited to MaxJSONBytes and scanned
@@ -118,11 +147,22 @@
 // MaxJSONValues, MaxJSONObjects), which bounds what decoding can
 // allocate. After decoding, counts are bounded (MaxNodes, MaxBones,
 // MaxSprings, MaxJoints, MaxColliders, MaxColliderGroups,
-// MaxColliderRefs, MaxHumanBones), every index is checked, a node with two
-// parents or a cycle in the hierarchy is rejected, every number must be a
-// finite float32 and within the range the format gives, rotations must be
+// MaxColliderRefs, MaxHumanBones, MaxAnimations, MaxChannels), every
+// index is checked, a node with two parents or a cycle in the hierarchy
+// is rejected, every number must be a finite float32 and within the range the format gives, rotations must be
 // unit quaternions (within rig.RotationTolerance) and scales non-zero.
+// An accessor's elements must lie inside its buffer view and the view
+// inside its buffer (checked without overflow before anything is
+// allocated); buffers are read as their bytes arrive (a length that lies
+// costs nothing) up to MaxBufferBytes. Key times must be finite, in
+// [0, MaxKeyTime] and strictly increasing; output counts must match
+// (three per key for CUBICSPLINE); values must be finite, rotations unit
+// (within rig.RotationTolerance, or the quantisation of byte
+// components), translations and scales within sway's limits; resampling
+// stops at MaxResampledKeys keys.
 // Unknown extensions are ignored. Every rejection is a *check.FieldError
 // with Type "glTF" whose Field is the JSON path of the offending value,
-// e.g. extensions.VRMC_springBone.springs[2].joints[0].node.
+// e.g. extensions.VRMC_springBone.springs[2].joints[0].node,
+// accessors[3].count or animations[0].samplers[1].input, or "glb.…" for
+// the binary container (glb.chunks[1] is the BIN chunk).
 package gltfrig

@@ -15,15 +15,21 @@ import (
 
 // document is the part of a glTF document a rig needs. Nodes, skins and
 // scenes are decoded one at a time with the gltf package's types, so that
-// an error names its index; the rest of the document (meshes, accessors,
-// materials, buffers) is skipped by the decoder without being stored.
+// an error names its index; animations, accessors, buffer views and
+// buffers are decoded one at a time when they are read; the rest of the
+// document (meshes, materials, images) is skipped by the decoder without
+// being stored.
 type document struct {
-	Asset      *json.RawMessage           `json:"asset"`
-	Scene      *int                       `json:"scene"`
-	Scenes     []json.RawMessage          `json:"scenes"`
-	Nodes      []json.RawMessage          `json:"nodes"`
-	Skins      []json.RawMessage          `json:"skins"`
-	Extensions map[string]json.RawMessage `json:"extensions"`
+	Asset       *json.RawMessage           `json:"asset"`
+	Scene       *int                       `json:"scene"`
+	Scenes      []json.RawMessage          `json:"scenes"`
+	Nodes       []json.RawMessage          `json:"nodes"`
+	Skins       []json.RawMessage          `json:"skins"`
+	Animations  []json.RawMessage          `json:"animations"`
+	Accessors   []json.RawMessage          `json:"accessors"`
+	BufferViews []json.RawMessage          `json:"bufferViews"`
+	Buffers     []json.RawMessage          `json:"buffers"`
+	Extensions  map[string]json.RawMessage `json:"extensions"`
 }
 
 // loader carries the decoded nodes while the rig is assembled.
@@ -34,12 +40,14 @@ type loader struct {
 	needed   []bool // in the skeleton
 	rig      *Rig
 	warnings []string
+	// bin reads accessors (and through them buffers) when first needed.
+	bin *accessors
 	// fromScene: a spring's first joint is a root node, so the skeleton
 	// gets a bone standing for the scene (see Rig.SceneBone).
 	fromScene bool
 }
 
-func decodeJSON(js []byte) (*Rig, error) {
+func decodeJSON(js []byte, src *binSource) (*Rig, error) {
 	js = trimBOM(js)
 	if err := scanJSON(js); err != nil {
 		return nil, err
@@ -64,7 +72,7 @@ func decodeJSON(js []byte) (*Rig, error) {
 	if len(doc.Nodes) > MaxNodes {
 		return nil, bad("nodes", len(doc.Nodes), "more than MaxNodes (%d)", MaxNodes)
 	}
-	l := &loader{rig: &Rig{}}
+	l := &loader{rig: &Rig{}, bin: newAccessors(&doc, src)}
 	if err := l.load(&doc); err != nil {
 		if len(l.warnings) > 0 {
 			return nil, &LoadError{Err: err, Warnings: l.warnings}
@@ -85,7 +93,10 @@ func (l *loader) load(doc *document) error {
 	if err := l.readExtensions(doc.Extensions); err != nil {
 		return err
 	}
-	return l.buildSkeleton()
+	if err := l.buildSkeleton(); err != nil {
+		return err
+	}
+	return l.readAnimations(doc.Animations)
 }
 
 // unmarshal decodes with the JSON path of data in its errors.

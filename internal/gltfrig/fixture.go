@@ -49,6 +49,17 @@ type FixtureOptions struct {
 	// Limits (1.0 form only) puts VRMC_springBone_limit limits on the
 	// joints of springs; of two for one spring the later is written.
 	Limits []FixtureLimit
+	// Animations are written after everything else, their keys in the BIN
+	// chunk (see FixtureAnimation).
+	Animations []FixtureAnimation
+	// Interleaved writes the outputs of an animation's channels with as
+	// many keys, in FLOAT components, interleaved in one buffer view.
+	Interleaved bool
+	// BindMatrices writes skins[0].inverseBindMatrices in the BIN chunk:
+	// for each joint the inverse of its model-space rest transform as the
+	// file's nodes give it (the 0.x form's turned), as exporters write
+	// them. Not with Bare, which has no skin.
+	BindMatrices bool
 }
 
 // FixtureCollider is a collider with a VRMC_springBone_extended_collider
@@ -217,6 +228,12 @@ func Fixture(v Version, o FixtureOptions) ([]byte, error) {
 	} else {
 		fixture0(doc, index, o)
 	}
+	if o.BindMatrices {
+		fixtureBindMatrices(doc)
+	}
+	if err := fixtureAnimations(doc, index, v, o); err != nil {
+		return nil, err
+	}
 	var buf bytes.Buffer
 	if err := gltf.NewEncoder(&buf).Encode(doc); err != nil {
 		return nil, err
@@ -243,6 +260,9 @@ func (o *FixtureOptions) check(v Version) error {
 	}
 	if v == VersionVRM1 && o.Repeat {
 		return errors.New("gltfrig: Repeat is a VRM 0.x fixture option")
+	}
+	if o.Bare && o.BindMatrices {
+		return errors.New("gltfrig: a Bare fixture has no skin for BindMatrices")
 	}
 	if o.Bare && (!o.Pendulum || o.Branch) {
 		return errors.New("gltfrig: a Bare fixture holds the Pendulum alone")

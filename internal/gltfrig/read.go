@@ -57,16 +57,17 @@ func Warnings(err error) []string {
 }
 
 // Load reads the rig of a .glb, .vrm or .gltf file. The form is told by
-// the content (the GLB magic), not by the file name. Buffers are not read:
-// everything the rig needs is in the JSON. The skeleton is named after
-// the file (its base name without the extension).
+// the content (the GLB magic), not by the file name. Buffers are read only
+// when the file has animations: the GLB BIN chunk, data: URIs, and files
+// the URIs name in the file's directory (or below it). The skeleton is
+// named after the file (its base name without the extension).
 func Load(path string) (*Rig, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	r, err := Decode(f)
+	r, err := decode(f, filepath.Dir(path))
 	if err != nil {
 		return nil, err
 	}
@@ -76,28 +77,37 @@ func Load(path string) (*Rig, error) {
 }
 
 // Decode reads a rig from a GLB stream (.glb, .vrm) or from glTF JSON.
-// It reads at most the GLB header and the JSON chunk (or MaxJSONBytes of
-// JSON). A bad file gives a *check.FieldError (errors.Is(err,
+// It reads the GLB header and the JSON chunk (or MaxJSONBytes of JSON),
+// and the BIN chunk after it only when the file has animations, whose
+// keys are there. A buffer in another file cannot be read from a stream:
+// its uri is rejected (Load reads it). A bad file gives a *check.FieldError (errors.Is(err,
 // check.ErrInvalid)) whose Field is the JSON path of the offending value,
 // or "glb.…" for the binary container; I/O errors come back as they are.
 // Nothing the loader warned about is lost: a loaded rig lists the
 // warnings in Rig.Warnings, and a rejection after warnings is a
 // *LoadError that carries them (Warnings(err)) and wraps the
 // *check.FieldError.
-func Decode(r io.Reader) (*Rig, error) {
+func Decode(r io.Reader) (*Rig, error) { return decode(r, "") }
+
+// decode reads a rig; dir is the directory external buffers are read
+// from, "" for none.
+func decode(r io.Reader, dir string) (*Rig, error) {
 	br := bufio.NewReader(r)
 	magic, _ := br.Peek(4)
+	src := &binSource{dir: dir}
 	var js []byte
 	var err error
 	if string(magic) == "glTF" {
-		js, err = readGLBJSON(br)
+		var total uint32
+		js, total, err = readGLBJSON(br)
+		src.glb, src.rest = br, uint64(total)-uint64(len(js))-glbHeaderBytes-8
 	} else {
 		js, err = readLimited(br, MaxJSONBytes, "json")
 	}
 	if err != nil {
 		return nil, err
 	}
-	return decodeJSON(js)
+	return decodeJSON(js, src)
 }
 
 const (
@@ -106,36 +116,36 @@ const (
 )
 
 // readGLBJSON reads the GLB header and returns the first chunk, which the
-// format requires to be the JSON chunk.
-func readGLBJSON(r io.Reader) ([]byte, error) {
+// format requires to be the JSON chunk, and the file's length (glb.length).
+func readGLBJSON(r io.Reader) ([]byte, uint32, error) {
 	var h [glbHeaderBytes + 8]byte
 	if _, err := io.ReadFull(r, h[:]); err != nil {
-		return nil, bad("glb", len(h), "truncated header: %v", err)
+		return nil, 0, bad("glb", len(h), "truncated header: %v", err)
 	}
 	le := binary.LittleEndian
 	version, total := le.Uint32(h[4:]), le.Uint32(h[8:])
 	length, typ := le.Uint32(h[12:]), le.Uint32(h[16:])
 	if version != 2 {
-		return nil, bad("glb.version", version, "must be 2")
+		return nil, 0, bad("glb.version", version, "must be 2")
 	}
 	if typ != chunkJSON {
-		return nil, bad("glb.chunks[0].chunkType", fmt.Sprintf("%#x", typ), "the first chunk must be JSON")
+		return nil, 0, bad("glb.chunks[0].chunkType", fmt.Sprintf("%#x", typ), "the first chunk must be JSON")
 	}
 	if length > MaxJSONBytes {
-		return nil, bad("glb.chunks[0].chunkLength", length, "more than MaxJSONBytes (%d)", MaxJSONBytes)
+		return nil, 0, bad("glb.chunks[0].chunkLength", length, "more than MaxJSONBytes (%d)", MaxJSONBytes)
 	}
 	if uint64(length)+glbHeaderBytes+8 > uint64(total) {
-		return nil, bad("glb.length", total, "shorter than the JSON chunk (%d bytes) and the headers", length)
+		return nil, 0, bad("glb.length", total, "shorter than the JSON chunk (%d bytes) and the headers", length)
 	}
 	// Read as the data arrives: a length that lies costs no allocation.
 	js, err := io.ReadAll(io.LimitReader(r, int64(length)))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if len(js) != int(length) {
-		return nil, bad("glb.chunks[0].chunkLength", length, "the file ends after %d bytes of JSON", len(js))
+		return nil, 0, bad("glb.chunks[0].chunkLength", length, "the file ends after %d bytes of JSON", len(js))
 	}
-	return js, nil
+	return js, total, nil
 }
 
 func readLimited(r io.Reader, limit int64, path string) ([]byte, error) {

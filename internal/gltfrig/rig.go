@@ -57,10 +57,14 @@ type Rig struct {
 	// transform, so that every bone keeps its model-space rest pose and a
 	// spring's first joint always has a parent bone.
 	SceneBone string
+	// Animations are the file's animations, in file order, resampled to
+	// fixed-rate keys per bone (see Animation).
+	Animations []Animation
 	// Warnings lists what was read but ignored: unknown spec versions,
 	// a 0.x extension next to 1.0 ones, extended colliders that fell back,
-	// limits not read or limiting nothing. A file rejected after warnings
-	// gives a *LoadError that carries them.
+	// limits not read or limiting nothing, animation channels on morph
+	// weights or on nodes outside the skeleton. A file rejected after
+	// warnings gives a *LoadError that carries them.
 	Warnings []string
 }
 
@@ -102,8 +106,13 @@ type Joint struct {
 
 // Limits on what a file can make the loader read and allocate. The JSON
 // text is scanned before it is decoded, so that its values, objects and
-// nesting are counted on the bytes alone; the buffers (meshes, textures)
-// are never read.
+// nesting are counted on the bytes alone. Buffers are read only for
+// animations, each at most once and as its bytes arrive (a length that
+// lies allocates nothing), and an accessor is read only once its
+// elements are known to lie inside its buffer view and buffer, so what
+// accessors allocate is bounded by the bytes the file really holds (at
+// most 4 float32 bytes per byte read). Resampling is bounded by
+// MaxResampledKeys.
 const (
 	MaxJSONBytes      = 16 << 20 // the JSON text (.gltf) or JSON chunk (.glb)
 	MaxJSONValues     = 1 << 19  // values in the JSON text (counted as commas and brackets)
@@ -117,6 +126,12 @@ const (
 	MaxColliderGroups = 1024    // collider groups
 	MaxColliderRefs   = 1 << 16 // springs' collider lists together, before duplicates are removed
 	MaxHumanBones     = 256     // humanoid bone entries
+
+	MaxBufferBytes   = 1 << 29 // one buffer: the GLB BIN chunk, a data: URI's bytes or an external file
+	MaxAnimations    = 1024    // entries of animations
+	MaxChannels      = 1 << 14 // channels of all animations together
+	MaxKeyTime       = 3600    // seconds: every key time lies in [0, MaxKeyTime]
+	MaxResampledKeys = 1 << 22 // resampled keys of all tracks together, a key of each channel (translation, rotation, scale) counting one
 )
 
 // HumanBone returns the bone of a VRM humanoid bone ("hips", "head",
