@@ -40,10 +40,53 @@ type Rig struct {
 	// model-space rest pose, and such a spring hangs from the character's
 	// root as three-vrm hangs it from the scene.
 	SceneBone string
+	// Animations are the file's animations (glTF animations[]), in file
+	// order, resampled to fixed-rate keys per bone; Clip turns one into a
+	// ClipDesc for a world's skeleton of the rig.
+	Animations []RigAnimation
+	// Skins are the file's skins, in file order: NewSkin(skel, Skins[i])
+	// with the rig's skeleton in a world (World.RigSkeleton) gives the
+	// skinning matrices a renderer draws the file's meshes with.
+	Skins []SkinDesc
 	// Warnings lists what was read but left out: unknown spec versions, a
 	// 0.x extension next to 1.0 ones, extended colliders that fell back,
-	// limits not read or limiting nothing, and what AddRig will leave out.
+	// limits not read or limiting nothing, animation channels sway does
+	// not play (morph weights, nodes outside the skeleton), and what
+	// AddRig will leave out.
 	Warnings []string
+}
+
+// RigAnimation is one of a file's animations, resampled from the file's
+// key times and interpolations (LINEAR, STEP, CUBICSPLINE, evaluated as
+// glTF specifies) to SampleRate keys per second: between 30 and 120, the
+// file's smallest key interval when it lies in that range. The
+// resampling error against the exact curve is a few 1e-6 rad for LINEAR
+// and steady CUBICSPLINE rotations and up to about 0.1 degree for
+// strongly eased cubic ones (docs/compatibility.md).
+type RigAnimation struct {
+	Name       string  // the file's name, or "animation<i>"; unique within the rig
+	Duration   float32 // seconds: (KeyCount-1)/SampleRate
+	SampleRate float32 // keys per second, 30..120
+	KeyCount   int     // keys per track, >= 1
+	// Tracks are the animated bones; a bone without a track keeps its
+	// rest pose.
+	Tracks []RigTrack
+	// Channels counts the file's channels, ignored ones included;
+	// Interpolations lists those its samplers use ("LINEAR", "STEP",
+	// "CUBICSPLINE").
+	Channels       int
+	Interpolations []string
+}
+
+// RigTrack is one bone's keys, local to its parent as the rig's rest
+// pose is: translations in metres (the file's units), unit rotations,
+// scales. A slice the file does not animate is nil (the rest value
+// holds); the others have KeyCount keys.
+type RigTrack struct {
+	Bone         string
+	Rotations    []mgl32.Quat
+	Translations []mgl32.Vec3
+	Scales       []mgl32.Vec3
 }
 
 // RigCollider is a collider of a Rig on one of its bones, in that bone's
@@ -142,6 +185,17 @@ func rigOf(g *gltfrig.Rig) *Rig {
 	for i, c := range g.Colliders {
 		r.Colliders[i] = RigCollider(c)
 	}
+	for _, a := range g.Animations {
+		tracks := make([]RigTrack, len(a.Tracks))
+		for k, t := range a.Tracks {
+			tracks[k] = RigTrack(t)
+		}
+		r.Animations = append(r.Animations, RigAnimation{Name: a.Name, Duration: a.Duration, SampleRate: a.SampleRate,
+			KeyCount: a.KeyCount, Tracks: tracks, Channels: a.Channels, Interpolations: a.Interpolations})
+	}
+	for _, s := range g.Skins {
+		r.Skins = append(r.Skins, SkinDesc{Name: s.Name, Joints: s.Joints, InverseBind: s.InverseBind})
+	}
 	for i, sp := range g.Springs {
 		joints := make([]RigJoint, len(sp.Joints))
 		for j, jt := range sp.Joints {
@@ -215,21 +269,9 @@ func (w *World) AddRig(r *Rig, root Transform) (ecs.Entity, error) {
 		return ecs.Entity{}, check.Errorf(rigType, "Rig", nil, "must not be nil")
 	}
 	p := planRig(r)
-	// One skeleton per rig, shared by every character made from it.
-	skel := w.rigSkeletons[r]
-	if skel == nil {
-		rs, err := rig.NewSkeleton(firstChildrenFirst(r.Skeleton.internal(), p.first))
-		if err != nil {
-			return ecs.Entity{}, err
-		}
-		if err := checkRig(r, rs); err != nil {
-			return ecs.Entity{}, err
-		}
-		skel = &Skeleton{r: rs}
-		if w.rigSkeletons == nil {
-			w.rigSkeletons = map[*Rig]*Skeleton{}
-		}
-		w.rigSkeletons[r] = skel
+	skel, err := w.rigSkeleton(r, &p)
+	if err != nil {
+		return ecs.Entity{}, err
 	}
 	e, err := w.addCharacter(skel, root)
 	if err != nil {

@@ -96,6 +96,9 @@ func (l *loader) load(doc *document) error {
 	if err := l.buildSkeleton(); err != nil {
 		return err
 	}
+	if err := l.readSkins(doc.Skins); err != nil {
+		return err
+	}
 	return l.readAnimations(doc.Animations)
 }
 

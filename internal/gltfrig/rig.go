@@ -60,6 +60,8 @@ type Rig struct {
 	// Animations are the file's animations, in file order, resampled to
 	// fixed-rate keys per bone (see Animation).
 	Animations []Animation
+	// Skins are the file's skins, in file order (see Skin).
+	Skins []Skin
 	// Warnings lists what was read but ignored: unknown spec versions,
 	// a 0.x extension next to 1.0 ones, extended colliders that fell back,
 	// limits not read or limiting nothing, animation channels on morph

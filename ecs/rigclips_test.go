@@ -1,0 +1,107 @@
+package sway_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/sway-anim/sway/ecs"
+	"github.com/sway-anim/sway/internal/gltfrig"
+)
+
+// headNod is a file animation laid out as Blender writes one: the head
+// turns from its rest (the identity) to 90 degrees about +X over 1 s,
+// LINEAR, two keys.
+func headNod() gltfrig.FixtureAnimation {
+	s := float32(math.Sqrt(0.5))
+	return gltfrig.FixtureAnimation{Name: "nod", Channels: []gltfrig.FixtureChannel{{
+		Node: "head", Path: "rotation", Interpolation: "LINEAR",
+		Times:  []float32{0, 1},
+		Values: []float32{0, 0, 0, 1, s, 0, 0, s}, // x, y, z, w
+	}}}
+}
+
+// A file's animation plays through a blend space as a hand-built clip
+// does: half a second into the 1 s nod the head has turned 45 degrees
+// about the character's +X from its rest (slerp of the file's two keys),
+// on a VRM 1.0 and a VRM 0.x avatar alike (the 0.x file's keys are about
+// its own -X: it faces -Z, and the loader turns it to face +Z), and the
+// rig's skeleton in the world is the one its characters share.
+func TestRigAnimationPlays(t *testing.T) {
+	for _, v := range []sway.RigVersion{sway.RigVRM1, sway.RigVRM0} {
+		t.Run(v.String(), func(t *testing.T) {
+			w, e, r := rigWorld(t, writeRigFile(t, v, gltfrig.FixtureOptions{Animations: []gltfrig.FixtureAnimation{headNod()}}))
+			if len(r.Animations) != 1 || r.Animations[0].Name != "nod" || r.Animations[0].Duration != 1 {
+				t.Fatalf("animations %+v", r.Animations)
+			}
+			skel, err := w.RigSkeleton(r)
+			must(t, err)
+			if mine, _ := w.Skeleton(e); mine != skel {
+				t.Fatal("RigSkeleton is not the skeleton of the rig's character")
+			}
+			desc, err := r.Clip(0, skel, false)
+			must(t, err)
+			clip, err := w.AddClip(desc)
+			must(t, err)
+			space, err := w.AddBlendSpace(sway.BlendSpaceDesc{Kind: sway.Blend1D, Clips: []sway.ClipID{clip}, Thresholds: []float32{0}})
+			must(t, err)
+			must(t, addErr(w.Animation().Add(e, space, sway.DefaultAnimSettings())))
+			for range 30 {
+				must(t, w.Step(1.0/60))
+			}
+			head := skel.Index("head")
+			hw, err := w.BoneWorld(e, head)
+			must(t, err)
+			root, err := w.Root(e)
+			must(t, err)
+			// The head's turn from its rest, in the character's space.
+			turn := root.Rot.Conjugate().Mul(hw.Rot).Mul(skel.ModelRot()[head].Conjugate())
+			want := mgl32.QuatRotate(math.Pi/4, mgl32.Vec3{1, 0, 0})
+			if d := quatDist(turn, want); d > 1e-5 {
+				t.Fatalf("head turned %v from rest at 0.5 s, want 45 degrees about +X %v (%.2g rad off)", turn, want, d)
+			}
+		})
+	}
+}
+
+// A file's skin gives the renderer its matrices: at the rest pose each is
+// the joint's world transform times the file's inverse bind matrix, the
+// identity for a VRM 1.0 file and, on a VRM 0.x file (which the loader
+// turns half a turn about +Y), that half turn: the file's mesh comes out
+// turned with the skeleton.
+func TestRigSkinAtRest(t *testing.T) {
+	for _, c := range []struct {
+		v    sway.RigVersion
+		want mgl32.Mat4
+	}{
+		{sway.RigVRM1, mgl32.Ident4()},
+		{sway.RigVRM0, mgl32.HomogRotate3DY(math.Pi)},
+	} {
+		t.Run(c.v.String(), func(t *testing.T) {
+			r, err := sway.LoadRig(writeRigFile(t, c.v, gltfrig.FixtureOptions{BindMatrices: true}))
+			must(t, err)
+			w, err := sway.NewWorld(sway.Options{Workers: 1})
+			must(t, err)
+			defer w.Close()
+			e, err := w.AddRig(r, sway.Identity())
+			must(t, err)
+			if len(r.Skins) != 1 || len(r.Skins[0].Joints) == 0 {
+				t.Fatalf("skins %+v", r.Skins)
+			}
+			skel, err := w.RigSkeleton(r)
+			must(t, err)
+			sk, err := sway.NewSkin(skel, r.Skins[0])
+			must(t, err)
+			m, err := w.SkinMatrices(e, sk, nil)
+			must(t, err)
+			for j := range m {
+				for k := range m[j] {
+					if d := m[j][k] - c.want[k]; d > 1e-5 || d < -1e-5 {
+						t.Fatalf("joint %d (%s): %v, want %v", j, r.Skins[0].Joints[j], m[j], c.want)
+					}
+				}
+			}
+		})
+	}
+}
