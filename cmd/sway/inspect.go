@@ -31,10 +31,36 @@ func inspect(out io.Writer, path string) error {
 	printSprings(w, r)
 	printColliders(w, r)
 	printHumanoid(w, r)
+	printAnimations(w, r)
+	printSkins(w, r)
 	for _, msg := range r.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", msg)
 	}
 	return w.Flush()
+}
+
+// printAnimations lists the file's animations: name, duration, the keys
+// sway resampled them to, channels and interpolations.
+func printAnimations(w io.Writer, r *gltfrig.Rig) {
+	if len(r.Animations) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "animations: %d\n", len(r.Animations))
+	for i, a := range r.Animations {
+		fmt.Fprintf(w, "  %d %q: %.3f s, %d channels (%s), %d bones, resampled to %d keys at %g/s\n",
+			i, a.Name, a.Duration, a.Channels, strings.Join(a.Interpolations, ", "), len(a.Tracks), a.KeyCount, a.SampleRate)
+	}
+}
+
+// printSkins lists the file's skins: name and joint count.
+func printSkins(w io.Writer, r *gltfrig.Rig) {
+	if len(r.Skins) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "skins: %d\n", len(r.Skins))
+	for i, s := range r.Skins {
+		fmt.Fprintf(w, "  %d %q: %d joints\n", i, s.Name, len(s.Joints))
+	}
 }
 
 // vec prints a vector; adding 0 turns -0 into 0.

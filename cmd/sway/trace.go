@@ -10,8 +10,10 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
+	arche "github.com/mlange-42/arche/ecs"
 
 	"github.com/sway-anim/sway/ecs"
 	"github.com/sway-anim/sway/internal/mathx"
@@ -60,6 +62,8 @@ func trace(stdout, stderr io.Writer, args []string) error {
 	pathFile := fs.String("root-path", "", "JSON keyframes of the root (none: the root stays at the origin)")
 	out := fs.String("out", "", "output file (none: standard output)")
 	format := fs.String("format", "json", "json or csv")
+	clip := fs.String("clip", "", "play the file's animation of this name (as authored: root motion stays on the bone)")
+	inPlace := fs.Bool("in-place", false, "with -clip: extract the root motion and move the character's root by it instead")
 	var file string
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		file, args = args[0], args[1:]
@@ -89,7 +93,10 @@ func trace(stdout, stderr io.Writer, args []string) error {
 			return err
 		}
 	}
-	tr, err := traceRig(file, path, *frames, *dt)
+	if *inPlace && *clip == "" {
+		return usageError{fmt.Errorf("-in-place needs -clip")}
+	}
+	tr, err := traceRig(file, path, *frames, *dt, traceOptions{clip: *clip, inPlace: *inPlace})
 	if err != nil {
 		return err
 	}
@@ -189,9 +196,17 @@ func rootAt(path []Keyframe, t float64) sway.Transform {
 	return root
 }
 
+// traceOptions are what trace plays on the rig besides its springs.
+type traceOptions struct {
+	clip    string // the file's animation to play, looping; "" none
+	inPlace bool   // extract the clip's root motion onto the root
+}
+
 // traceRig loads a rig, adds it at the path's start and steps it: frame k
 // puts the root at the path's time k·dt, steps dt and records every bone.
-func traceRig(file string, path []Keyframe, frames int, dt float64) (*Trace, error) {
+// With a clip, the file's animation plays (looping) under the springs;
+// in place, its root motion moves the root on top of the path.
+func traceRig(file string, path []Keyframe, frames int, dt float64, o traceOptions) (*Trace, error) {
 	r, err := sway.LoadRig(file)
 	if err != nil {
 		return nil, err
@@ -206,17 +221,36 @@ func traceRig(file string, path []Keyframe, frames int, dt float64) (*Trace, err
 		return nil, err
 	}
 	skel, _ := w.Skeleton(e)
+	anim, err := playClip(w, e, r, skel, o)
+	if err != nil {
+		return nil, err
+	}
+	moved := sway.Identity() // root motion so far, in the path's frame
 	tr := &Trace{File: file, Version: r.Version.String(), Dt: dt, Bones: make([]string, skel.NumBones()), warnings: r.Warnings}
 	for b := range tr.Bones {
 		tr.Bones[b] = skel.BoneName(b)
 	}
 	for k := 0; k < frames; k++ {
 		t := float64(k) * dt
-		if err := w.SetRoot(e, rootAt(path, t)); err != nil {
+		if err := w.SetRoot(e, onPath(path, t, moved)); err != nil {
 			return nil, err
 		}
 		if err := w.Step(float32(dt)); err != nil {
 			return nil, err
+		}
+		if o.inPlace {
+			// As a game does: the frame's root motion moves the root
+			// before the pose is read (Pose brings the world pose up to
+			// date with it).
+			d, yaw, err := anim.RootDelta()
+			if err != nil {
+				return nil, err
+			}
+			moved.Pos = moved.Pos.Add(moved.Rot.Rotate(d))
+			moved.Rot = moved.Rot.Mul(mgl32.QuatRotate(mgl32.DegToRad(yaw), mgl32.Vec3{0, 1, 0})).Normalize()
+			if err := w.SetRoot(e, onPath(path, t, moved)); err != nil {
+				return nil, err
+			}
 		}
 		pose, err := w.Pose(e)
 		if err != nil {
@@ -230,6 +264,54 @@ func traceRig(file string, path []Keyframe, frames int, dt float64) (*Trace, err
 		tr.Frames = append(tr.Frames, f)
 	}
 	return tr, nil
+}
+
+// onPath is the root at time t of the path with the root motion moved
+// so far applied in the path's frame: moved first, then turned.
+func onPath(path []Keyframe, t float64, moved sway.Transform) sway.Transform {
+	root := rootAt(path, t)
+	if moved == sway.Identity() {
+		return root
+	}
+	root.Pos = root.Pos.Add(root.Rot.Rotate(moved.Pos))
+	root.Rot = root.Rot.Mul(moved.Rot).Normalize()
+	return root
+}
+
+// playClip makes e play the rig's animation named o.clip, looping, in a
+// blend space of its own; the handle is the zero value without a clip.
+func playClip(w *sway.World, e arche.Entity, r *sway.Rig, skel *sway.Skeleton, o traceOptions) (sway.Animation, error) {
+	if o.clip == "" {
+		return sway.Animation{}, nil
+	}
+	i := -1
+	var names []string
+	for k, a := range r.Animations {
+		names = append(names, strconv.Quote(a.Name))
+		if a.Name == o.clip {
+			i = k
+		}
+	}
+	if i < 0 {
+		return sway.Animation{}, fmt.Errorf("-clip %q: the file has no such animation (it has %s)", o.clip, strings.Join(names, ", "))
+	}
+	desc, err := r.Clip(i, skel, true)
+	if err != nil {
+		return sway.Animation{}, err
+	}
+	clip, err := w.AddClip(desc)
+	if err != nil {
+		return sway.Animation{}, err
+	}
+	space, err := w.AddBlendSpace(sway.BlendSpaceDesc{Kind: sway.Blend1D, Clips: []sway.ClipID{clip}, Thresholds: []float32{0}})
+	if err != nil {
+		return sway.Animation{}, err
+	}
+	s := sway.DefaultAnimSettings()
+	if o.inPlace {
+		s.RootMotion = sway.RootInPlace
+	}
+	return w.Animation().Add(e, space, s)
 }
 
 // writeCSV writes one row per frame and bone; floats in the shortest form

@@ -52,13 +52,13 @@ type RootMotion struct {
 	Mode RootMode // RootAsAuthored (the zero value) or RootInPlace
 	Bone int32    // the bone whose motion is the character's, in [0, BoneCount)
 	// Started is false until the first frame in place after the
-	// character started playing (or was reset): that frame reports no
-	// delta.
+	// character started playing (or was reset).
 	Started bool
 	Delta   RootDelta // the last frame's motion (zero unless RootInPlace)
 }
 
-// Restart makes the next frame report no delta, as after the start.
+// Restart marks the state as just started (after Play or Reset): the
+// next frame's delta is measured from the start time.
 func (r *RootMotion) Restart() {
 	r.Started, r.Delta = false, RootDelta{}
 }
@@ -264,9 +264,10 @@ func (v *rootView) at(c *Clip, t float32) rootSample {
 // start), playing backwards taking it away; the clips' motions weighted
 // as the pose is (a Direct blend short of one gives the rest its share,
 // which does not move). Weights that change do not move the root: each
-// clip's motion is its own. The first frame after the start (r.Started
-// false) and a frame with no time (paused) report none. It never
-// allocates.
+// clip's motion is its own. The first frame after the start reports the
+// motion from the start time (AnimSettings.Time, or 0 after Reset), so
+// that the deltas add up to the clip's motion from its first frame; a
+// frame with no time (paused) reports none. It never allocates.
 func (s *BlendSpace) InPlace(dst Pose, p *Player, r *RootMotion, from, dt float32, rest Pose, parent Frame, restRot mgl32.Quat) bool {
 	b := int(r.Bone)
 	if r.Mode != RootInPlace || p == nil || b < 0 || b >= s.bones || dst.Len() < s.bones || rest.Len() < s.bones ||
@@ -300,8 +301,9 @@ func (s *BlendSpace) InPlace(dst Pose, p *Player, r *RootMotion, from, dt float3
 		dst.Pos[b], dst.Rot[b] = l, inv.Mul(rot).Normalize()
 	}
 
-	if !r.Started || dt == 0 {
-		r.Started, r.Delta = true, RootDelta{}
+	r.Started = true
+	if dt == 0 {
+		r.Delta = RootDelta{}
 		return true
 	}
 	_, wraps := advancePhase(from, p.Speed, dt, s.Duration(w), s.loop)

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sway-anim/sway/internal/gltfrig"
+)
+
+// walkFile writes a VRM 1.0 fixture avatar with a file animation laid out
+// as Blender writes one: "walk" moves the hips 1.2 m along +Z over 1 s
+// (LINEAR) and nods the head 90 degrees about +X; it has a skin.
+func walkFile(t *testing.T) string {
+	t.Helper()
+	s := float32(math.Sqrt(0.5))
+	glb, err := gltfrig.Fixture(gltfrig.VersionVRM1, gltfrig.FixtureOptions{BindMatrices: true, Animations: []gltfrig.FixtureAnimation{{
+		Name: "walk", Channels: []gltfrig.FixtureChannel{
+			{Node: "hips", Path: "translation", Times: []float32{0, 1}, Values: []float32{0, 1, 0, 0, 1, 1.2}},
+			{Node: "head", Path: "rotation", Interpolation: "LINEAR", Times: []float32{0, 1}, Values: []float32{0, 0, 0, 1, s, 0, 0, s}},
+		}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "walker.glb")
+	if err := os.WriteFile(file, glb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// sway inspect lists the file's animations (name, duration, channels,
+// interpolations) and skins (name, joints).
+func TestInspectListsAnimationsAndSkins(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"inspect", walkFile(t)}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{"animations: 1", `0 "walk": 1.000 s, 2 channels (LINEAR)`, "skins: 1", "joints"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("inspect does not print %q:\n%s", want, out)
+		}
+	}
+}
+
+// sway trace -clip plays the file's animation: half way through the walk
+// the hips are 0.6 m along +Z (the root stays at the origin). With
+// -in-place the hips stay over the root and the root moves instead, and
+// the body (hips, head) is where it is played as authored; the bone above
+// the hips (the file's Armature) moves with the root.
+func TestTraceClip(t *testing.T) {
+	file := walkFile(t)
+	traces := map[string]Trace{}
+	for _, mode := range []string{"authored", "in-place"} {
+		args := []string{"trace", file, "-clip", "walk", "-frames", "30", "-out", filepath.Join(t.TempDir(), "out.json")}
+		if mode == "in-place" {
+			args = append(args, "-in-place")
+		}
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != 0 {
+			t.Fatalf("%s: exit %d: %s", mode, code, stderr.String())
+		}
+		var tr Trace
+		if err := json.Unmarshal([]byte(mustRead(t, args[7])), &tr); err != nil {
+			t.Fatal(err)
+		}
+		traces[mode] = tr
+	}
+	a := traces["authored"]
+	hips := -1
+	for b, n := range a.Bones {
+		if n == "hips" {
+			hips = b
+		}
+	}
+	// Frame 29 is after 30 steps of 1/60 s: t = 0.5 s of the clip.
+	if z := a.Frames[29].Pos[hips][2]; math.Abs(float64(z)-0.6) > 1e-4 {
+		t.Fatalf("hips at z = %v after 0.5 s of the walk, want 0.6", z)
+	}
+	p := traces["in-place"]
+	for k := range a.Frames {
+		for b, name := range a.Bones {
+			if name != "hips" && name != "head" {
+				continue
+			}
+			for c := 0; c < 3; c++ {
+				if d := a.Frames[k].Pos[b][c] - p.Frames[k].Pos[b][c]; d > 1e-4 || d < -1e-4 {
+					t.Fatalf("frame %d bone %s: in place %v, as authored %v", k, a.Bones[b], p.Frames[k].Pos[b], a.Frames[k].Pos[b])
+				}
+			}
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"trace", file, "-clip", "run"}, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), `"walk"`) {
+		t.Fatalf("an unknown clip: exit %d, %q; want an error listing the file's animations", code, stderr.String())
+	}
+}
