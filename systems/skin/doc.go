@@ -33,9 +33,12 @@
 // []mgl32.Mat4 (an mgl32.Mat4 is a [16]float32, so 16 consecutive
 // float32 values are one matrix, with the same size and alignment), so the
 // two forms come from one loop and are equal bit for bit. On amd64 the
-// loop is an SSE kernel (kernel_amd64.s, one matrix column per vector)
-// that follows the Go definition, matricesGo, operation for operation:
-// the same bits (tested); the purego build tag selects the Go one.
+// loop is assembly that follows the Go definition, matricesGo, operation
+// for operation, with no fused multiply-add: the same bits (tested). With
+// AVX2 (detected at run time) a kernel takes eight joints at a time, one
+// per vector lane (kernel8_amd64.s); an SSE kernel (kernel_amd64.s, one
+// matrix column per vector) takes the joints left over, or all of them
+// without AVX2. The purego build tag selects the Go one.
 //
 // # Degenerate cases
 //

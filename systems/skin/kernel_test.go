@@ -8,16 +8,24 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// The kernel Matrices runs (SSE on amd64) gives matricesGo's bits, for
-// random poses with non-finite joints, negative inverse bind entries
-// (whose products with a zero lane are -0) and huge scales.
+// The kernels Matrices runs (on amd64 AVX2 for groups of eight joints
+// and SSE for the rest, or SSE alone) give matricesGo's bits, for random
+// poses with non-finite joints, negative inverse bind entries (whose
+// products with a zero lane are -0) and huge scales.
 func TestKernelMatchesGoBitForBit(t *testing.T) {
+	forEachKernel(t, testKernelMatchesGo)
+}
+
+func testKernelMatchesGo(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	nan, inf := float32(math.NaN()), float32(math.Inf(1))
 	for trial := range 300 {
 		bones, joints := 1+r.IntN(40), r.IntN(60)
+		if trial%3 == 0 {
+			joints = 8 * r.IntN(8) // whole groups only
+		}
 		j := randomJob(r, bones, joints)
-		for range r.IntN(3) {
+		for range r.IntN(6) {
 			b := r.IntN(bones)
 			switch r.IntN(5) {
 			case 0:
@@ -69,4 +77,34 @@ func TestKernelBadIndexPanics(t *testing.T) {
 		}
 	}()
 	Matrices(dst, &j)
+}
+
+// A bad index in a later group of eight: the groups before it and the
+// joints of its group before it are written, then Go's panic.
+func TestKernelBadIndexInGroupPanics(t *testing.T) {
+	forEachKernel(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(25, 26))
+		j := randomJob(r, 4, 20)
+		for k := range j.Joints {
+			j.Joints[k] = int32(k % 4)
+		}
+		j.Joints[11] = -1
+		dst := make([]mgl32.Mat4, 20)
+		defer func() {
+			if recover() == nil {
+				t.Fatal("no panic")
+			}
+			for k := range 11 {
+				if dst[k] == (mgl32.Mat4{}) {
+					t.Fatalf("joint %d was not written before the bad one", k)
+				}
+			}
+			for k := 11; k < 20; k++ {
+				if dst[k] != (mgl32.Mat4{}) {
+					t.Fatalf("joint %d was written after the bad one", k)
+				}
+			}
+		}()
+		Matrices(dst, &j)
+	})
 }

@@ -55,8 +55,9 @@ func (j *Job) Validate() error {
 // finite. dst must hold at least len(j.Joints) matrices. j must have
 // passed Validate; Matrices does not check it again.
 //
-// On amd64 an SSE kernel runs it (kernel_amd64.s), following matricesGo
-// operation for operation, so the two give the same bits; build with the
+// On amd64 assembly kernels run it (AVX2 eight joints at a time where
+// the processor has it, SSE for the rest), following matricesGo
+// operation for operation, so they give the same bits; build with the
 // purego tag for the Go one.
 func Matrices(dst []mgl32.Mat4, j *Job) int {
 	joints := j.Joints
