@@ -68,6 +68,11 @@ func (k VRMALookAtKey) Direction() mgl32.Vec3 {
 // before the look-at applies (or, simplest, the character's root
 // rotation, for a gaze relative to the body's facing): taken from the
 // head the look-at has turned, the target would move with every turn.
+// sway's look-at aims the head's look axis (HeadSettings.Forward, +Z in
+// head space by default); for the look-at space's +Z to follow the gaze
+// on a head whose rest rotation is not the identity, set Forward and Up
+// to the model's +Z and +Y in head space (the inverse of the head's
+// model-space rest rotation applied to them).
 func (k VRMALookAtKey) Target(origin mgl32.Vec3, frame mgl32.Quat, distance float32) mgl32.Vec3 {
 	return origin.Add(frame.Rotate(k.Direction()).Mul(distance))
 }
