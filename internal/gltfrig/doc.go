@@ -140,6 +140,16 @@
 // the buffer view's byteStride, normalized integers); sparse accessors
 // and accessors without a buffer view are rejected.
 //
+// # VRM Animation
+//
+// LoadVRMA and DecodeVRMA read a .vrma file (VRMC_vrm_animation 1.0, or
+// its 1.0-draft with a warning) into a VRMA: the humanoid map, the nodes
+// the extension names with their ancestors (a VRMA has no skin), and per
+// animation a vrma.Clip (rotation keys of humanoid bones, translation
+// keys of the hips, the rests, the hips' parent and height), the look-at
+// keys as yaw and pitch and the expression weights, all resampled as
+// animations are. FixtureVRMA writes such files for tests.
+//
 // # Untrusted files
 //
 // Before decoding, the JSON text is limited to MaxJSONBytes and scanned

@@ -92,6 +92,16 @@ func Decode(r io.Reader) (*Rig, error) { return decode(r, "") }
 // decode reads a rig; dir is the directory external buffers are read
 // from, "" for none.
 func decode(r io.Reader, dir string) (*Rig, error) {
+	js, src, err := readDocument(r, dir)
+	if err != nil {
+		return nil, err
+	}
+	return decodeJSON(js, src)
+}
+
+// readDocument reads the JSON text of a GLB stream or of glTF JSON and
+// returns it with the source of the buffers behind it.
+func readDocument(r io.Reader, dir string) ([]byte, *binSource, error) {
 	br := bufio.NewReader(r)
 	magic, _ := br.Peek(4)
 	src := &binSource{dir: dir}
@@ -105,9 +115,9 @@ func decode(r io.Reader, dir string) (*Rig, error) {
 		js, err = readLimited(br, MaxJSONBytes, "json")
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return decodeJSON(js, src)
+	return js, src, nil
 }
 
 const (
