@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/internal/gltfrig"
 )
@@ -98,5 +101,52 @@ func TestTraceClip(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"trace", file, "-clip", "run"}, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), `"walk"`) {
 		t.Fatalf("an unknown clip: exit %d, %q; want an error listing the file's animations", code, stderr.String())
+	}
+}
+
+// sway trace AVATAR -vrma CLIP plays a VRM Animation clip retargeted onto
+// the avatar: the clip walks its hips (0.9 m high) 0.9 m along +Z in 1 s,
+// so the avatar's hips (1 m high) cover 1 m: 0.5 m after 0.5 s; the VRM
+// 0.x and the 1.0 avatar move alike.
+func TestTraceVRMA(t *testing.T) {
+	dir := t.TempDir()
+	hips := make([]mgl32.Vec3, 31)
+	for k := range hips {
+		hips[k] = mgl32.Vec3{0, 0.9, 0.9 * float32(k) / 30}
+	}
+	clip, err := gltfrig.FixtureVRMA(gltfrig.VRMAFixtureOptions{HipsTranslations: hips})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clipFile := filepath.Join(dir, "walk.vrma")
+	if err := os.WriteFile(clipFile, clip, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var z [2]float32
+	for i, v := range []gltfrig.Version{gltfrig.VersionVRM1, gltfrig.VersionVRM0} {
+		glb, err := gltfrig.Fixture(v, gltfrig.FixtureOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		avatar, out := filepath.Join(dir, fmt.Sprintf("avatar%d.vrm", i)), filepath.Join(dir, fmt.Sprintf("out%d.json", i))
+		if err := os.WriteFile(avatar, glb, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"trace", avatar, "-vrma", clipFile, "-frames", "30", "-out", out}, &stdout, &stderr); code != 0 {
+			t.Fatalf("%v: exit %d: %s", v, code, stderr.String())
+		}
+		var tr Trace
+		if err := json.Unmarshal([]byte(mustRead(t, out)), &tr); err != nil {
+			t.Fatal(err)
+		}
+		for b, n := range tr.Bones {
+			if n == "hips" {
+				z[i] = tr.Frames[29].Pos[b][2]
+			}
+		}
+	}
+	if math.Abs(float64(z[0])-0.5) > 1e-4 || math.Abs(float64(z[1]-z[0])) > 1e-5 {
+		t.Fatalf("hips at z = %v (VRM 1.0) and %v (VRM 0.x) after 0.5 s, want 0.5 for both", z[0], z[1])
 	}
 }

@@ -3,11 +3,19 @@
 //	sway inspect FILE   print the rig of a .glb, .vrm or .gltf file: the
 //	                    skeleton tree, the springs with their joints,
 //	                    settings and limits, the colliders (kind, inside or
-//	                    outside, a plane's normal) and the humanoid bone map
+//	                    outside, a plane's normal), the humanoid bone map,
+//	                    the animations (duration, channels, interpolations)
+//	                    and the skins (joints)
 //	sway trace FILE [-frames N] [-dt S] [-root-path PATH.json] [-out OUT] [-format json|csv]
+//	               [-clip NAME | -vrma CLIP.vrma] [-in-place]
 //	                    step the file's character with its root on a path of
 //	                    keyframes and write every bone's world position and
-//	                    rotation per frame (see Keyframe and Trace)
+//	                    rotation per frame (see Keyframe and Trace); -clip
+//	                    plays the file's animation NAME, -vrma a VRM
+//	                    Animation clip retargeted onto the avatar, both
+//	                    looping under the file's springs; -in-place moves
+//	                    the root by the clip's root motion instead of
+//	                    leaving it on the hips
 //
 // What the loader warns about a file is never dropped: inspect lists a
 // loaded rig's warnings, trace prints them to standard error, and when a
@@ -27,6 +35,7 @@ import (
 
 const usage = `usage: sway inspect FILE
        sway trace FILE [-frames N] [-dt S] [-root-path PATH.json] [-out OUT] [-format json|csv]
+                  [-clip NAME | -vrma CLIP.vrma] [-in-place]
 
   inspect   print the skeleton tree, springs (with joint limits), colliders
             and humanoid map of a .glb, .vrm or .gltf file, and its warnings

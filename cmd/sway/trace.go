@@ -63,7 +63,8 @@ func trace(stdout, stderr io.Writer, args []string) error {
 	out := fs.String("out", "", "output file (none: standard output)")
 	format := fs.String("format", "json", "json or csv")
 	clip := fs.String("clip", "", "play the file's animation of this name (as authored: root motion stays on the bone)")
-	inPlace := fs.Bool("in-place", false, "with -clip: extract the root motion and move the character's root by it instead")
+	vrmaFile := fs.String("vrma", "", "play this VRM Animation (.vrma) clip on the avatar, retargeted by humanoid bone (looping)")
+	inPlace := fs.Bool("in-place", false, "with -clip or -vrma: extract the root motion and move the character's root by it instead")
 	var file string
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		file, args = args[0], args[1:]
@@ -93,10 +94,13 @@ func trace(stdout, stderr io.Writer, args []string) error {
 			return err
 		}
 	}
-	if *inPlace && *clip == "" {
-		return usageError{fmt.Errorf("-in-place needs -clip")}
+	if *inPlace && *clip == "" && *vrmaFile == "" {
+		return usageError{fmt.Errorf("-in-place needs -clip or -vrma")}
 	}
-	tr, err := traceRig(file, path, *frames, *dt, traceOptions{clip: *clip, inPlace: *inPlace})
+	if *clip != "" && *vrmaFile != "" {
+		return usageError{fmt.Errorf("-clip and -vrma: play one")}
+	}
+	tr, err := traceRig(file, path, *frames, *dt, traceOptions{clip: *clip, vrma: *vrmaFile, inPlace: *inPlace})
 	if err != nil {
 		return err
 	}
@@ -199,6 +203,7 @@ func rootAt(path []Keyframe, t float64) sway.Transform {
 // traceOptions are what trace plays on the rig besides its springs.
 type traceOptions struct {
 	clip    string // the file's animation to play, looping; "" none
+	vrma    string // a .vrma file to play on the avatar, looping; "" none
 	inPlace bool   // extract the clip's root motion onto the root
 }
 
@@ -281,6 +286,17 @@ func onPath(path []Keyframe, t float64, moved sway.Transform) sway.Transform {
 // playClip makes e play the rig's animation named o.clip, looping, in a
 // blend space of its own; the handle is the zero value without a clip.
 func playClip(w *sway.World, e arche.Entity, r *sway.Rig, skel *sway.Skeleton, o traceOptions) (sway.Animation, error) {
+	if o.vrma != "" {
+		v, err := sway.LoadVRMA(o.vrma)
+		if err != nil {
+			return sway.Animation{}, err
+		}
+		desc, err := v.Clip(r, skel, true)
+		if err != nil {
+			return sway.Animation{}, err
+		}
+		return playDesc(w, e, desc, o)
+	}
 	if o.clip == "" {
 		return sway.Animation{}, nil
 	}
@@ -299,6 +315,11 @@ func playClip(w *sway.World, e arche.Entity, r *sway.Rig, skel *sway.Skeleton, o
 	if err != nil {
 		return sway.Animation{}, err
 	}
+	return playDesc(w, e, desc, o)
+}
+
+// playDesc makes e play one clip in a blend space of its own.
+func playDesc(w *sway.World, e arche.Entity, desc sway.ClipDesc, o traceOptions) (sway.Animation, error) {
 	clip, err := w.AddClip(desc)
 	if err != nil {
 		return sway.Animation{}, err
