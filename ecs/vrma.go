@@ -141,25 +141,28 @@ func LoadVRMA(path string) (*VRMA, error) {
 // T-pose under the clip: its arms hang 45° lower than the clip's.
 //
 // Call it once per (clip, rig) at load; blend spaces then mix clips
-// already in the avatar's space. Errors are *FieldError values naming the
-// argument's field.
-func (v *VRMA) Clip(r *Rig, skel *Skeleton, loop bool) (ClipDesc, error) {
+// already in the avatar's space. warnings lists what the retarget left
+// out (a track of a bone the humanoid does not know, the eyes, whose
+// motion is the look-at track's, a hips translation for an avatar
+// without hips). Errors are *FieldError values naming the argument's
+// field.
+func (v *VRMA) Clip(r *Rig, skel *Skeleton, loop bool) (desc ClipDesc, warnings []string, err error) {
 	switch {
 	case v == nil:
-		return ClipDesc{}, check.Errorf(vrmaType, "VRMA", nil, "must not be nil (use LoadVRMA)")
+		return ClipDesc{}, nil, check.Errorf(vrmaType, "VRMA", nil, "must not be nil (use LoadVRMA)")
 	case r == nil:
-		return ClipDesc{}, check.Errorf(vrmaType, "Rig", nil, "must not be nil")
+		return ClipDesc{}, nil, check.Errorf(vrmaType, "Rig", nil, "must not be nil")
 	case skel == nil:
-		return ClipDesc{}, check.Errorf(vrmaType, "Skeleton", nil, "must not be nil")
+		return ClipDesc{}, nil, check.Errorf(vrmaType, "Skeleton", nil, "must not be nil")
 	case len(r.Humanoid) == 0:
-		return ClipDesc{}, check.Errorf(rigType, "Humanoid", nil, "the rig has no humanoid bones to retarget onto")
+		return ClipDesc{}, nil, check.Errorf(rigType, "Humanoid", nil, "the rig has no humanoid bones to retarget onto")
 	}
 	av := vrma.Avatar{Bones: make(map[string]vrma.AvatarBone, len(r.Humanoid)), VRM0: r.Version == RigVRM0}
 	rest, model := skel.RestRot(), skel.ModelRot()
 	for name, bone := range r.Humanoid {
 		i := skel.Index(bone)
 		if i < 0 {
-			return ClipDesc{}, check.Errorf(rigType, "Humanoid["+name+"]", bone, "no bone of skeleton %q has this name", skel.Name())
+			return ClipDesc{}, nil, check.Errorf(rigType, "Humanoid["+name+"]", bone, "no bone of skeleton %q has this name", skel.Name())
 		}
 		av.Bones[name] = vrma.AvatarBone{Bone: bone, RestLocal: rest[i], RestWorld: model[i]}
 	}
@@ -172,11 +175,12 @@ func (v *VRMA) Clip(r *Rig, skel *Skeleton, loop bool) (ClipDesc, error) {
 	}
 	res, err := vrma.Retarget(&v.clip, &av)
 	if err != nil {
-		return ClipDesc{}, err
+		return ClipDesc{}, nil, err
 	}
 	index := make(map[string]int, len(res.Tracks))
 	for _, tr := range res.Tracks {
 		index[tr.Bone] = skel.Index(tr.Bone)
 	}
-	return res.ClipDesc(index, skel.NumBones(), loop)
+	desc, err = res.ClipDesc(index, skel.NumBones(), loop)
+	return desc, res.Warnings, err
 }

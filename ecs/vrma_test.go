@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -94,7 +95,7 @@ func playVRMA(t *testing.T, r *sway.Rig, v *sway.VRMA) *vrmaPlayer {
 	must(t, err)
 	skel, err := w.Skeleton(e)
 	must(t, err)
-	desc, err := v.Clip(r, skel, true)
+	desc, _, err := v.Clip(r, skel, true)
 	must(t, err)
 	clip, err := w.AddClip(desc)
 	must(t, err)
@@ -264,7 +265,7 @@ func TestVRMAOntoAPoseAvatar(t *testing.T) {
 	must(t, err)
 	r := aPoseRig()
 	p := playVRMA(t, r, v)
-	desc, err := v.Clip(r, p.skel, true)
+	desc, _, err := v.Clip(r, p.skel, true)
 	must(t, err)
 
 	// By hand: the clip rests at the identity, so N_b = l_b. The avatar
@@ -372,7 +373,7 @@ func TestVRMAOntoAPoseAvatar(t *testing.T) {
 	}
 	v2, err := sway.LoadVRMA(writeVRMA(t, o2))
 	must(t, err)
-	desc2, err := v2.Clip(r, p.skel, true)
+	desc2, _, err := v2.Clip(r, p.skel, true)
 	must(t, err)
 	if len(desc2.Tracks) != len(desc.Tracks) {
 		t.Fatalf("%d tracks, want %d", len(desc2.Tracks), len(desc.Tracks))
@@ -478,12 +479,12 @@ func TestVRMARejects(t *testing.T) {
 	p := playVRMA(t, r, v)
 	other := aPoseRig()
 	for name, c := range map[string]func() error{
-		"nil rig":      func() error { _, err := v.Clip(nil, p.skel, true); return err },
-		"nil skeleton": func() error { _, err := v.Clip(r, nil, true); return err },
-		"nil clip":     func() error { _, err := (*sway.VRMA)(nil).Clip(r, p.skel, true); return err },
-		"no humanoid":  func() error { _, err := v.Clip(&sway.Rig{Skeleton: r.Skeleton}, p.skel, true); return err },
+		"nil rig":      func() error { _, _, err := v.Clip(nil, p.skel, true); return err },
+		"nil skeleton": func() error { _, _, err := v.Clip(r, nil, true); return err },
+		"nil clip":     func() error { _, _, err := (*sway.VRMA)(nil).Clip(r, p.skel, true); return err },
+		"no humanoid":  func() error { _, _, err := v.Clip(&sway.Rig{Skeleton: r.Skeleton}, p.skel, true); return err },
 		"another rig's skeleton": func() error {
-			_, err := v.Clip(other, p.skel, true)
+			_, _, err := v.Clip(other, p.skel, true)
 			return err
 		},
 	} {
@@ -491,5 +492,28 @@ func TestVRMARejects(t *testing.T) {
 		if !errors.As(err, &fe) || !errors.Is(err, sway.ErrInvalid) {
 			t.Errorf("%s: %v (%T), want a *FieldError", name, err, err)
 		}
+	}
+}
+
+// What the retarget leaves out comes back as warnings: a clip whose hips
+// move, played on an avatar whose humanoid map has no hips, keeps its
+// rotations and warns that the hips translation was skipped.
+func TestVRMAClipWarnings(t *testing.T) {
+	v, err := sway.LoadVRMA(writeVRMA(t, vrmaWalkOptions()))
+	must(t, err)
+	r, err := sway.LoadRig(writeRigFile(t, sway.RigVRM1, gltfrig.FixtureOptions{}))
+	must(t, err)
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	must(t, err)
+	defer w.Close()
+	skel, err := w.RigSkeleton(r)
+	must(t, err)
+	if _, warnings, err := v.Clip(r, skel, true); err != nil || len(warnings) != 0 {
+		t.Fatalf("the full avatar: warnings %q, %v", warnings, err)
+	}
+	delete(r.Humanoid, "hips")
+	_, warnings, err := v.Clip(r, skel, true)
+	if err != nil || len(warnings) == 0 || !strings.Contains(strings.Join(warnings, "; "), "hips") {
+		t.Fatalf("an avatar without hips: warnings %q, %v; want one about the hips", warnings, err)
 	}
 }

@@ -100,7 +100,7 @@ func trace(stdout, stderr io.Writer, args []string) error {
 	if *clip != "" && *vrmaFile != "" {
 		return usageError{fmt.Errorf("-clip and -vrma: play one")}
 	}
-	tr, err := traceRig(file, path, *frames, *dt, traceOptions{clip: *clip, vrma: *vrmaFile, inPlace: *inPlace})
+	tr, err := traceRig(file, path, *frames, *dt, traceOptions{clip: *clip, vrma: *vrmaFile, inPlace: *inPlace, stderr: stderr})
 	if err != nil {
 		return err
 	}
@@ -202,9 +202,10 @@ func rootAt(path []Keyframe, t float64) sway.Transform {
 
 // traceOptions are what trace plays on the rig besides its springs.
 type traceOptions struct {
-	clip    string // the file's animation to play, looping; "" none
-	vrma    string // a .vrma file to play on the avatar, looping; "" none
-	inPlace bool   // extract the clip's root motion onto the root
+	clip    string    // the file's animation to play, looping; "" none
+	vrma    string    // a .vrma file to play on the avatar, looping; "" none
+	inPlace bool      // extract the clip's root motion onto the root
+	stderr  io.Writer // where warnings go
 }
 
 // traceRig loads a rig, adds it at the path's start and steps it: frame k
@@ -291,9 +292,12 @@ func playClip(w *sway.World, e arche.Entity, r *sway.Rig, skel *sway.Skeleton, o
 		if err != nil {
 			return sway.Animation{}, err
 		}
-		desc, err := v.Clip(r, skel, true)
+		desc, warnings, err := v.Clip(r, skel, true)
 		if err != nil {
 			return sway.Animation{}, err
+		}
+		for _, msg := range append(v.Warnings, warnings...) {
+			fmt.Fprintf(o.stderr, "sway trace: %s: warning: %s\n", o.vrma, msg)
 		}
 		return playDesc(w, e, desc, o)
 	}
