@@ -44,6 +44,12 @@ type Rig struct {
 	// order, resampled to fixed-rate keys per bone; Clip turns one into a
 	// ClipDesc for a world's skeleton of the rig.
 	Animations []RigAnimation
+	// NodeBones maps each of the file's nodes, by index, to its bone's
+	// name ("" for a node outside the skeleton: a mesh, a camera). With
+	// Skeleton.Index it takes the file's node order to sway's bone order,
+	// which is depth-first and can differ (a renderer placing the file's
+	// meshes by node needs it; skins and animations are mapped by name).
+	NodeBones []string
 	// Skins are the file's skins, in file order: NewSkin(skel, Skins[i])
 	// with the rig's skeleton in a world (World.RigSkeleton) gives the
 	// skinning matrices a renderer draws the file's meshes with.
@@ -178,6 +184,7 @@ func rigOf(g *gltfrig.Rig) *Rig {
 		Colliders: make([]RigCollider, len(g.Colliders)),
 		Springs:   make([]RigSpring, len(g.Springs)),
 		Humanoid:  g.Humanoid,
+		NodeBones: g.NodeBones,
 		Version:   RigVersion(g.Version),
 		SceneBone: g.SceneBone,
 		Warnings:  g.Warnings,

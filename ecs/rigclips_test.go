@@ -105,3 +105,27 @@ func TestRigSkinAtRest(t *testing.T) {
 		})
 	}
 }
+
+// Rig.NodeBones keeps the file's node order: every node of the skeleton
+// names its bone, whose index in the world's skeleton the names give;
+// nodes outside it (the fixture's mesh) map to "".
+func TestRigNodeBones(t *testing.T) {
+	w, _, r := rigWorld(t, writeRigFile(t, sway.RigVRM1, gltfrig.FixtureOptions{}))
+	skel, err := w.RigSkeleton(r)
+	must(t, err)
+	bones, outside := 0, 0
+	for node, name := range r.NodeBones {
+		if name == "" {
+			outside++
+			continue
+		}
+		if skel.Index(name) < 0 {
+			t.Fatalf("node %d names bone %q, which the skeleton does not have", node, name)
+		}
+		bones++
+	}
+	if bones != skel.NumBones() {
+		t.Fatalf("%d nodes map to bones, the skeleton has %d", bones, skel.NumBones())
+	}
+	t.Logf("%d nodes: %d bones, %d outside the skeleton", len(r.NodeBones), bones, outside)
+}

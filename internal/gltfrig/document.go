@@ -346,6 +346,12 @@ func (l *loader) buildSkeleton() error {
 	}
 	l.rig.Skeleton = rig.SkeletonDesc{Name: "", Bones: bones}
 	l.rig.SceneBone = scene
+	l.rig.NodeBones = make([]string, len(l.nodes))
+	for i := range l.nodes {
+		if l.needed[i] {
+			l.rig.NodeBones[i] = l.names[i]
+		}
+	}
 	// The rig's own validation, so that a loaded rig always builds.
 	if _, err := rig.NewSkeleton(l.rig.Skeleton); err != nil {
 		return nodeError(err, nodeOf, count)

@@ -60,6 +60,11 @@ type Rig struct {
 	// Animations are the file's animations, in file order, resampled to
 	// fixed-rate keys per bone (see Animation).
 	Animations []Animation
+	// NodeBones maps each of the file's nodes (by index) to its bone's
+	// name, "" for a node that is not in the skeleton (a mesh, a camera):
+	// with a skeleton's Index it takes a node index of the file to sway's
+	// bone index, whose order is depth-first and can differ.
+	NodeBones []string
 	// Skins are the file's skins, in file order (see Skin).
 	Skins []Skin
 	// Warnings lists what was read but ignored: unknown spec versions,
