@@ -54,24 +54,7 @@ func BenchmarkAnimation(b *testing.B) {
 			b.Run(fmt.Sprintf("chars=%d/workers=%d", chars, workers), func(b *testing.B) {
 				w, ents, sc := newAnimWorld(b, chars, workers)
 				defer w.Close()
-				frame := func(f int) {
-					t := float64(f) / 60
-					for i, e := range ents {
-						_ = w.Animation().Of(e).SetBlendParam(sc.LocomotionParam(i, t))
-					}
-					if err := w.Step(1.0 / 60); err != nil {
-						b.Fatal(err)
-					}
-				}
-				frame(0) // warm up
-				before := systemTime(w, "anim")
-				b.ReportAllocs()
-				settle()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					frame(i + 1)
-				}
-				anim := systemTime(w, "anim") - before
+				anim := runLocomotion(b, w, ents, sc)
 				b.ReportMetric(anim/float64(b.N*chars), "ns/char")
 			})
 		}
@@ -155,27 +138,34 @@ func BenchmarkAnimationClipSource(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				frame := func(f int) {
-					t := float64(f) / 60
-					for i, e := range ents {
-						_ = w.Animation().Of(e).SetBlendParam(sc.LocomotionParam(i, t))
-					}
-					if err := w.Step(1.0 / 60); err != nil {
-						b.Fatal(err)
-					}
-				}
-				frame(0) // warm up
-				before := systemTime(w, "anim")
-				b.ReportAllocs()
-				settle()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					frame(i + 1)
-				}
-				anim := systemTime(w, "anim") - before
+				anim := runLocomotion(b, w, ents, sc)
 				b.ReportMetric(anim/float64(b.N*chars), "ns/char")
 				b.ReportMetric(anim/float64(b.N*chars*skel.NumBones()), "ns/bone")
 			})
 		}
 	}
+}
+
+// runLocomotion steps b.N frames of the locomotion blend (each character's
+// parameter on its circle, scene.LocomotionParam) after one warm-up frame
+// and returns the animation system's time over them, in ns.
+func runLocomotion(b *testing.B, w *sway.World, ents []arche.Entity, sc *scene.Scene) float64 {
+	frame := func(f int) {
+		t := float64(f) / 60
+		for i, e := range ents {
+			_ = w.Animation().Of(e).SetBlendParam(sc.LocomotionParam(i, t))
+		}
+		if err := w.Step(1.0 / 60); err != nil {
+			b.Fatal(err)
+		}
+	}
+	frame(0) // warm up
+	before := systemTime(w, "anim")
+	b.ReportAllocs()
+	settle()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		frame(i + 1)
+	}
+	return systemTime(w, "anim") - before
 }

@@ -47,7 +47,11 @@ type loader struct {
 	fromScene bool
 }
 
-func decodeJSON(js []byte, src *binSource) (*Rig, error) {
+// parseDocument scans and decodes a glTF document's JSON and checks what
+// every file sway reads needs: an asset of version 2.x and 1 to MaxNodes
+// nodes (what names the file in the nodes message: "a rig", "a VRM
+// Animation").
+func parseDocument(js []byte, what string) (*document, error) {
 	js = trimBOM(js)
 	if err := scanJSON(js); err != nil {
 		return nil, err
@@ -67,13 +71,21 @@ func decodeJSON(js []byte, src *binSource) (*Rig, error) {
 		return nil, bad("asset.version", asset.Version, "must be 2.x")
 	}
 	if len(doc.Nodes) == 0 {
-		return nil, bad("nodes", 0, "a rig needs at least one node")
+		return nil, bad("nodes", 0, "%s needs at least one node", what)
 	}
 	if len(doc.Nodes) > MaxNodes {
 		return nil, bad("nodes", len(doc.Nodes), "more than MaxNodes (%d)", MaxNodes)
 	}
-	l := &loader{rig: &Rig{}, bin: newAccessors(&doc, src)}
-	if err := l.load(&doc); err != nil {
+	return &doc, nil
+}
+
+func decodeJSON(js []byte, src *binSource) (*Rig, error) {
+	doc, err := parseDocument(js, "a rig")
+	if err != nil {
+		return nil, err
+	}
+	l := &loader{rig: &Rig{}, bin: newAccessors(doc, src)}
+	if err := l.load(doc); err != nil {
 		if len(l.warnings) > 0 {
 			return nil, &LoadError{Err: err, Warnings: l.warnings}
 		}

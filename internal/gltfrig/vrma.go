@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
-	"github.com/qmuntal/gltf"
 
 	"github.com/sway-anim/sway/internal/check"
 	"github.com/sway-anim/sway/internal/rig"
@@ -167,32 +166,12 @@ func decodeVRMA(r io.Reader, dir string) (*VRMA, error) {
 	if err != nil {
 		return nil, err
 	}
-	js = trimBOM(js)
-	if err := scanJSON(js); err != nil {
+	doc, err := parseDocument(js, "a VRM Animation")
+	if err != nil {
 		return nil, err
 	}
-	var doc document
-	if err := unmarshal(js, &doc, ""); err != nil {
-		return nil, err
-	}
-	if doc.Asset == nil {
-		return nil, bad("asset", nil, "required")
-	}
-	var asset gltf.Asset
-	if err := unmarshal(*doc.Asset, &asset, "asset"); err != nil {
-		return nil, err
-	}
-	if !strings.HasPrefix(asset.Version, "2.") {
-		return nil, bad("asset.version", asset.Version, "must be 2.x")
-	}
-	if len(doc.Nodes) == 0 {
-		return nil, bad("nodes", 0, "a VRM Animation needs at least one node")
-	}
-	if len(doc.Nodes) > MaxNodes {
-		return nil, bad("nodes", len(doc.Nodes), "more than MaxNodes (%d)", MaxNodes)
-	}
-	l := &loader{rig: &Rig{}, bin: newAccessors(&doc, src)}
-	v, err := l.loadVRMA(&doc)
+	l := &loader{rig: &Rig{}, bin: newAccessors(doc, src)}
+	v, err := l.loadVRMA(doc)
 	if err != nil {
 		if len(l.warnings) > 0 {
 			return nil, &LoadError{Err: err, Warnings: l.warnings}
