@@ -17,7 +17,11 @@
 //
 // Outline:
 //   - [NewSkeleton], [SkeletonDesc], [Bone]: describe and build a skeleton;
-//     [LoadRig] reads one (and its spring bones) from a glTF or VRM file.
+//     [LoadRig] reads one (and its spring bones, animations and skins) from
+//     a glTF or VRM file; [World.RigSkeleton] is the skeleton a world builds
+//     for a rig, [Rig.Clip] one of its animations as a [ClipDesc];
+//     [LoadVRMA] reads a VRM Animation and [VRMA.Clip] retargets it onto an
+//     avatar.
 //   - [NewWorld], [Attach]: a sway world with its own arche world or on yours.
 //   - World-level calls: [World.AddCharacter], [World.AddRig],
 //     [World.RemoveCharacter], [World.IsCharacter], [World.NumCharacters];
@@ -28,8 +32,8 @@
 //     hand a renderer a skin's joint matrices;
 //     [World.Snapshot], [World.Restore] (rollback, replays, save games);
 //     [World.AddClip], [World.AddBlendSpace] (the animation library);
-//     [World.SetReference] (the point chains' distance culling measures
-//     from); [World.Trim], [World.Close], [World.SetWorkers]; and the plain
+//     [World.SetReference] (the point every feature's distance culling
+//     measures from); [World.Trim], [World.Close], [World.SetWorkers]; and the plain
 //     reads [World.ECS], [World.Pipeline], [World.Workers], [World.Time].
 //   - Features, one accessor each: [World.Chains], [World.VRMSprings],
 //     [World.SimpleSprings], [World.Breath], [World.LookAt], [World.IK],
