@@ -75,6 +75,13 @@ func TestDemoAvatarLoads(t *testing.T) {
 	if count["Hair"] != DemoHairStrands || count["Skirt"] != DemoSkirtStrands || count["Tail"] != 1 || count["Earring"] != DemoEarrings {
 		t.Errorf("springs by kind: %v", count)
 	}
+	js := glbJSON(t, glb)
+	if g, ok := getPath(t, js, "extensions.VRMC_springBone.colliderGroups").([]any); !ok || len(g) != DemoColliderGroups {
+		t.Errorf("collider groups %v, want %d", g, DemoColliderGroups)
+	}
+	if n := getPath(t, js, "extensions.VRMC_vrm.meta.name"); n != "sway demo avatar" {
+		t.Errorf("meta name %v", n)
+	}
 	kinds := map[collide.Kind]int{}
 	for _, c := range r.Colliders {
 		kinds[c.Shape.Kind]++
