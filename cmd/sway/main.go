@@ -16,6 +16,9 @@
 //	                    looping under the file's springs; -in-place moves
 //	                    the root by the clip's root motion instead of
 //	                    leaving it on the hips
+//	sway demo [-out FILE]
+//	                    write the project's demo avatar, a VRM 1.0 file
+//	                    (sway-demo.vrm; -out - for standard output)
 //
 // What the loader warns about a file is never dropped: inspect lists a
 // loaded rig's warnings, trace prints them to standard error, and when a
@@ -36,6 +39,7 @@ import (
 const usage = `usage: sway inspect FILE
        sway trace FILE [-frames N] [-dt S] [-root-path PATH.json] [-out OUT] [-format json|csv]
                   [-clip NAME | -vrma CLIP.vrma] [-in-place]
+       sway demo [-out FILE]
 
   inspect   print the skeleton tree, springs (with joint limits), colliders
             and humanoid map of a .glb, .vrm or .gltf file, and its warnings
@@ -44,6 +48,8 @@ const usage = `usage: sway inspect FILE
             slerp rotation; none: the origin), -frames N (60) of -dt S (1/60)
             seconds, and write every bone's world position and rotation (w
             first) per frame, as JSON or CSV, to OUT (none: standard output)
+  demo      write the project's demo avatar (VRM 1.0) to FILE (sway-demo.vrm;
+            -: standard output)
 `
 
 func main() {
@@ -77,6 +83,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		case err != nil:
 			report(stderr, "sway trace", err)
+			return 1
+		}
+		return 0
+	case "demo":
+		err := demo(stdout, args[1:])
+		var ue usageError
+		switch {
+		case errors.As(err, &ue):
+			fmt.Fprintf(stderr, "sway demo: %v\n%s", ue.error, usage)
+			return 2
+		case err != nil:
+			fmt.Fprintf(stderr, "sway demo: %v\n", err)
 			return 1
 		}
 		return 0
