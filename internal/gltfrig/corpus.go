@@ -282,7 +282,7 @@ func (b *cBuilder) document(o cDocOptions) (*gltf.Document, map[string]int, erro
 			inv := world[j].inverse()
 			for c := 0; c < 4; c++ {
 				for r := 0; r < 4; r++ {
-					ibm[k][c][r] = float32(inv[c*4+r])
+					ibm[k][r][c] = float32(inv[c*4+r]) // the modeler takes [row][column]
 				}
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -63,5 +64,42 @@ func TestSkinRejected(t *testing.T) {
 		if !errors.As(err, &fe) || fe.Field != c.field {
 			t.Errorf("%s = %v: %v, want a *FieldError at %s", c.path, c.value, err, c.field)
 		}
+	}
+}
+
+// Every skinned corpus file's inverse bind matrices undo its joints' rest
+// transforms: rest world × inverse bind is the identity (a VRM 0.x file,
+// which the loader turns half a turn about +Y, gives that half turn), as
+// the exporters write them. The corpus once wrote them transposed.
+func TestCorpusBindPose(t *testing.T) {
+	skinned := 0
+	for _, c := range Corpus() {
+		if c.Bare {
+			continue
+		}
+		glb, err := c.GLB()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := decodeBytes(t, glb)
+		want := mgl32.Ident4()
+		if r.Version == VersionVRM0 {
+			want = mgl32.HomogRotate3DY(math.Pi)
+		}
+		world := worldMatrices(r, &Animation{}, 0)
+		for _, s := range r.Skins {
+			skinned++
+			for k, name := range s.Joints {
+				p := world[name].Mul4(s.InverseBind[k])
+				for e := range p {
+					if d := p[e] - want[e]; d > 1e-3 || d < -1e-3 {
+						t.Fatalf("%s: skin %q joint %s: rest × inverse bind = %v, want %v", c.Name, s.Name, name, p, want)
+					}
+				}
+			}
+		}
+	}
+	if skinned == 0 {
+		t.Fatal("no skinned corpus file: the test reads nothing")
 	}
 }
