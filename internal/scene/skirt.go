@@ -153,12 +153,18 @@ func ConfigureSkirt(w *sway.World, e ecs.Entity, chains sway.Chains, ring SkirtR
 
 // AddSkirtChains gives one character of the skirt rig its chains: the
 // standard ones (ChainSpecs, colliding with the standard colliders) and
-// the skirt (SkirtChainSpecs), both drawn from rng, with SkirtColliders,
+// the skirt (SkirtChainSpecs), both drawn from rng, every chain's
+// settings passed through tweak when it is not nil, with SkirtColliders;
 // then ConfigureSkirt.
-func AddSkirtChains(w *sway.World, e ecs.Entity, rng *rand.Rand) (sway.Chains, error) {
+func AddSkirtChains(w *sway.World, e ecs.Entity, rng *rand.Rand, tweak func(*sway.ChainSettings)) (sway.Chains, error) {
 	specs := ChainSpecs(rng)
 	ring := SkirtRing{First: len(specs), Count: SkirtStrands, Closed: true}
 	specs = append(specs, SkirtChainSpecs(rng)...)
+	if tweak != nil {
+		for i := range specs {
+			tweak(&specs[i].Settings)
+		}
+	}
 	h, err := w.Chains().Add(e, SkirtColliders(), specs)
 	if err != nil {
 		return h, err
