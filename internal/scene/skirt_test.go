@@ -290,3 +290,37 @@ func TestSkirtSchedule(t *testing.T) {
 		}
 	}
 }
+
+// The probe on a posed character: the kick at its top, the thigh
+// against the front strands (the bounding-box test lets its segments
+// through to the depth search).
+func BenchmarkSkirtProbe(b *testing.B) {
+	s, err := New(Config{Characters: 1, Seed: 1, Rig: RigSkirt})
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	e, _ := w.AddCharacter(s.Skeleton, sway.Identity())
+	space, _ := s.AddSkirtMotion(w)
+	a := sway.DefaultAnimSettings()
+	a.Direct = []float32{0, 0, 1, 0}
+	if _, err := w.Animation().Add(e, space, a); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := AddSkirtChains(w, e, rand.New(rand.NewSource(1)), nil); err != nil {
+		b.Fatal(err)
+	}
+	for f := 0; f < 21; f++ {
+		_ = w.Step(1.0 / 60)
+	}
+	p, _ := NewSkirtProbe(s.Skeleton)
+	pose, _ := w.Pose(e)
+	b.ReportAllocs()
+	for b.Loop() {
+		p.Measure(pose)
+	}
+}
