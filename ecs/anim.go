@@ -344,8 +344,8 @@ func directWeights(p *anim.Player, typ, field string, weights []float32, bs *ani
 		return check.Errorf(typ, field, len(weights), "must hold one weight per clip of the blend space (%d)", bs.Len())
 	}
 	for i, v := range weights {
-		if err := check.NonNegative(typ, fmt.Sprintf("%s[%d]", field, i), v); err != nil {
-			return err
+		if !mathx.IsFinite(v) || v < 0 { // the field's name is formatted only for the error: a game calls this every frame
+			return check.NonNegative(typ, fmt.Sprintf("%s[%d]", field, i), v)
 		}
 	}
 	copy(p.Direct[:], weights)

@@ -7,6 +7,7 @@
 //	go run ./cmd/preview                          # the stress rig running and turning: hair lags
 //	go run ./cmd/preview -scene hang -gif hang.gif
 //	go run ./cmd/preview -scene tail -stiffness 0.02 -damping 0.05
+//	go run ./cmd/preview -scene skirt -gif skirt.gif  # a ring skirt through high kicks
 //	go run ./cmd/preview -list                    # the scenes
 //
 // The chain flags (-damping, -elasticity, -stiffness, -inert, -gravity)

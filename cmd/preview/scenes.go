@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"math/rand"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/mlange-42/arche/ecs"
@@ -33,6 +34,7 @@ var scenes = map[string]sceneDef{
 	"hang":     {"a chain hangs from a swaying, tilting base and swings against a sphere and a capsule", buildHang},
 	"tail":     {"a long tail on the stress rig running a slalom, kept out of the legs by capsules", buildTail},
 	"idle":     {"the stress rig idles and breathes, its head and eyes following a moving target", buildIdle},
+	"skirt":    {"the skirt rig kicks high with each leg in turn: 12 skirt strands on the hips against capsules on the legs", buildSkirt},
 	"teleport": {"the stress rig walks on the spot and jumps 1.4 m (and turns) every 1.5 s: chains reset, no stretch", buildTeleport},
 }
 
@@ -278,3 +280,62 @@ func buildHang(cfg config) (*demo, error) {
 }
 
 func linkName(k int) string { return "link." + string(rune('0'+k)) }
+
+// buildSkirt: the skirt rig (the stress rig with a ring skirt of 12
+// strands and capsules on the legs, scene.AddSkirtChains) walks for 2 s,
+// stops and kicks high, left then right (the thigh lifting to 90° through
+// the front of the skirt), and walks on; the camera follows.
+func buildSkirt(cfg config) (*demo, error) {
+	sc, err := scene.New(scene.Config{Characters: 1, Rig: scene.RigSkirt})
+	if err != nil {
+		return nil, err
+	}
+	w, err := sway.NewWorld(sway.Options{Workers: 1})
+	if err != nil {
+		return nil, err
+	}
+	e, err := w.AddCharacter(sc.Skeleton, sway.Identity())
+	weights := make([]float32, scene.SkirtClipCount)
+	if err == nil {
+		var space sway.BlendSpaceID
+		if space, err = sc.AddSkirtMotion(w); err == nil {
+			a := sway.DefaultAnimSettings()
+			a.Direct = weights
+			a.Direct[scene.SkirtWalk] = 1
+			_, err = w.Animation().Add(e, space, a)
+		}
+	}
+	if err == nil {
+		_, err = scene.AddSkirtChains(w, e, rand.New(rand.NewSource(cfg.seed)), cfg.chain.apply)
+	}
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	d := &demo{w: w, e: e, skel: sc.Skeleton, scale: 150, ground: true}
+	// Two clip loops (2 s each) in turn, walk then kick, each fading in
+	// over 0.3 s; the root moves at the walk's speed times its weight.
+	const loop, fade = scene.SkirtClipSeconds, 0.3
+	var z, last float64
+	d.steer = func(t float64) error {
+		clear(weights)
+		cur := scene.SkirtWalk
+		if int(t/loop)%2 == 1 {
+			cur = scene.SkirtKick
+		}
+		a := math.Min(1, (t-loop*math.Floor(t/loop))/fade)
+		if t < loop {
+			a = 1
+		}
+		weights[cur] = float32(a)
+		weights[scene.SkirtWalk+scene.SkirtKick-cur] = float32(1 - a)
+		z += scene.SkirtSpeeds[scene.SkirtWalk] * float64(weights[scene.SkirtWalk]) * (t - last)
+		last = t
+		if err := w.SetRoot(e, sway.At(mgl32.Vec3{0, 0, float32(z)})); err != nil {
+			return err
+		}
+		return w.Animation().Of(e).SetDirectWeights(weights)
+	}
+	d.centre = func() mgl32.Vec3 { return d.follow().Add(mgl32.Vec3{0, -0.15, 0.15}) }
+	return d, nil
+}

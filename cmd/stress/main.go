@@ -5,6 +5,7 @@
 //	go run ./cmd/stress                      # 10,000 characters, 600 frames
 //	go run ./cmd/stress -characters 1000 -frames 120 -workers 1
 //	go run ./cmd/stress -chains vrm          # the same joints as VRM spring bones
+//	go run ./cmd/stress -rig skirt -characters 1000 -json skirt.json  # plus a ring skirt; reports its penetration and stretch
 //	go run ./cmd/stress -cpuprofile cpu.out  # then: go tool pprof -tagfocus system=chain.step cpu.out
 //	go run ./cmd/stress -systems chain.prepare,chain.step,chain.apply -pprof localhost:6060
 //
@@ -24,6 +25,8 @@ import (
 	"os"
 	"runtime/pprof"
 	"runtime/trace"
+
+	"github.com/sway-anim/sway/internal/scene"
 )
 
 type config struct {
@@ -41,7 +44,13 @@ type config struct {
 	pprofAddr  string
 	camera     bool
 	chains     string // dynamic or vrm: what simulates the 62 secondary joints
-	plot       string // .png or .svg: frame and system times per frame, and a histogram
+	// rig is standard or skirt: the standard rig plus a ring skirt of 12
+	// strands on the hips, leg capsules and clips walking, running,
+	// kicking and sitting (scene.RigSkirt); skirtSample is how many of
+	// its characters the skirt metrics read every frame.
+	rig         string
+	skirtSample int
+	plot        string // .png or .svg: frame and system times per frame, and a histogram
 }
 
 func main() {
@@ -60,6 +69,8 @@ func main() {
 	flag.StringVar(&cfg.pprofAddr, "pprof", "", "serve net/http/pprof on this address while running, e.g. localhost:6060")
 	flag.BoolVar(&cfg.camera, "camera", false, "a realistic camera: chains farther than 40 m from a camera at the grid's corner are disabled")
 	flag.StringVar(&cfg.chains, "chains", "dynamic", "the 62 secondary joints as dynamic chains (dynamic) or VRM spring bones (vrm)")
+	flag.StringVar(&cfg.rig, "rig", "standard", "standard, or skirt: the standard rig plus a 12-strand ring skirt, leg capsules and clips walking, running, kicking and sitting; the report adds the skirt's penetration and stretch")
+	flag.IntVar(&cfg.skirtSample, "skirtsample", 64, "-rig skirt: characters whose skirt is measured every frame (evenly spread)")
 	flag.Func("plot", "write frame and per-system times per frame (stacked) and a frame-time histogram to this .png or .svg", func(path string) error {
 		_, err := plotFormat(path)
 		cfg.plot = path
@@ -82,6 +93,20 @@ func run(cfg config, out io.Writer) error {
 	case "dynamic", "vrm":
 	default:
 		return fmt.Errorf("-chains %q: want dynamic or vrm", cfg.chains)
+	}
+	switch cfg.rig {
+	case "":
+		cfg.rig = scene.RigStandard
+	case scene.RigStandard:
+	case scene.RigSkirt:
+		if cfg.chains != "dynamic" {
+			return fmt.Errorf("-rig skirt: the skirt is dynamic chains (-chains dynamic)")
+		}
+		if cfg.skirtSample == 0 {
+			cfg.skirtSample = 64
+		}
+	default:
+		return fmt.Errorf("-rig %q: want standard or skirt", cfg.rig)
 	}
 	if cfg.pprofAddr != "" {
 		ln, err := net.Listen("tcp", cfg.pprofAddr)

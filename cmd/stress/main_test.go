@@ -88,3 +88,60 @@ func TestSummarizePercentiles(t *testing.T) {
 		t.Fatalf("summary = %+v", s)
 	}
 }
+
+// -rig skirt runs the skirt rig and reports the skirt's maxima in the
+// JSON under the names; the checksum is the same for 1 and 2
+// workers; the standard report has no skirt keys.
+func TestSkirtRig(t *testing.T) {
+	run1 := func(workers int) (report, map[string]any) {
+		t.Helper()
+		path := filepath.Join(t.TempDir(), "report.json")
+		var out bytes.Buffer
+		cfg := config{characters: 6, frames: 120, dt: 1.0 / 60, workers: workers, seed: 3, json: path, quiet: true, chains: "dynamic", rig: "skirt", skirtSample: 3}
+		if err := run(cfg, &out); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "skirt (3 characters measured on 61 frames") {
+			t.Fatalf("report lacks the skirt line:\n%s", out.String())
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r report
+		var raw map[string]any
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &raw); err != nil {
+			t.Fatal(err)
+		}
+		return r, raw
+	}
+	one, raw := run1(1)
+	two, _ := run1(2)
+	if one.Checksum != two.Checksum {
+		t.Fatalf("checksums differ: %q (1 worker) vs %q (2 workers)", one.Checksum, two.Checksum)
+	}
+	pen, ok1 := raw["skirt_penetration_max_mm"].(float64)
+	stretch, ok2 := raw["skirt_neighbour_stretch_max"].(float64)
+	if !ok1 || !ok2 || pen < 0 || stretch <= 0 || stretch > 10 || pen > 200 {
+		t.Fatalf("skirt keys: %v %v", raw["skirt_penetration_max_mm"], raw["skirt_neighbour_stretch_max"])
+	}
+	if one.Rig != "skirt" || one.BonesPerChar != 133 || one.ParticlesPerChar != 62+48 || one.SkirtSampled != 3 || len(one.SkirtByMotion) != 4 {
+		t.Fatalf("report fields: rig %q, %d bones, %d particles, %d sampled, %d motions", one.Rig, one.BonesPerChar, one.ParticlesPerChar, one.SkirtSampled, len(one.SkirtByMotion))
+	}
+	std := runJSON(t, 1)
+	if std.Rig != "standard" || std.SkirtPenetrationMaxMm != nil || std.SkirtNeighbourStretchMax != nil {
+		t.Fatalf("the standard rig reports a skirt: %+v", std)
+	}
+	for _, cfg := range []config{
+		{characters: 1, frames: 1, dt: 0.1, chains: "dynamic", rig: "cape"},
+		{characters: 1, frames: 1, dt: 0.1, chains: "vrm", rig: "skirt"},
+		{characters: 1, frames: 1, dt: 0.1, chains: "dynamic", rig: "skirt", skirtSample: -1},
+	} {
+		if err := run(cfg, &bytes.Buffer{}); err == nil {
+			t.Fatalf("%+v accepted", cfg)
+		}
+	}
+}

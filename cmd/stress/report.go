@@ -7,6 +7,8 @@ import (
 	"os"
 	"sort"
 	"text/tabwriter"
+
+	"github.com/sway-anim/sway/internal/scene"
 )
 
 // summary holds percentiles of a series in milliseconds.
@@ -74,6 +76,21 @@ type report struct {
 	FirstFrameBytes  uint64  `json:"first_frame_bytes"`
 	PeakHeapBytes    uint64  `json:"peak_heap_bytes"`
 	Checksum         string  `json:"checksum"`
+	// Rig is the skeleton: standard or skirt.
+	Rig string `json:"rig"`
+	// The skirt's maxima over the run (-rig skirt only), measured on
+	// SkirtSampled characters after every frame (see skirtProbe): the
+	// deepest any skirt point or segment went inside a leg capsule, in
+	// mm, and the largest relative change of a distance between
+	// neighbouring strands' same-depth points from its rest length; with
+	// the deepest penetration's frame, character and motion, and the
+	// maxima by the motion playing.
+	SkirtPenetrationMaxMm    *float64                  `json:"skirt_penetration_max_mm,omitempty"`
+	SkirtNeighbourStretchMax *float64                  `json:"skirt_neighbour_stretch_max,omitempty"`
+	SkirtSampled             int                       `json:"skirt_sampled_characters,omitempty"`
+	SkirtMeasuredFrames      int                       `json:"skirt_measured_frames,omitempty"` // the frames after the first second
+	SkirtPenetrationWorst    *skirtWorst               `json:"skirt_penetration_worst,omitempty"`
+	SkirtByMotion            map[string]skirtMotionRow `json:"skirt_by_motion,omitempty"`
 }
 
 func (r *report) print(out io.Writer) {
@@ -106,6 +123,17 @@ func (r *report) print(out io.Writer) {
 		r.AllocsPerFrame, r.BytesPerFrame, r.FirstFrameAllocs, r.FirstFrameBytes)
 	fmt.Fprintf(out, "peak heap %.1f MiB (%.0f bytes per character)\n",
 		float64(r.PeakHeapBytes)/(1<<20), float64(r.PeakHeapBytes)/float64(r.Characters))
+	if r.SkirtPenetrationMaxMm != nil {
+		fmt.Fprintf(out, "skirt (%d characters measured on %d frames, all but the first second): penetration max %.1f mm, neighbour stretch max %.3f\n",
+			r.SkirtSampled, r.SkirtMeasuredFrames, *r.SkirtPenetrationMaxMm, *r.SkirtNeighbourStretchMax)
+		if w := r.SkirtPenetrationWorst; w != nil {
+			fmt.Fprintf(out, "  deepest at frame %d, character %d, %s\n", w.Frame, w.Character, w.Motion)
+		}
+		for _, name := range scene.SkirtClipNames {
+			m := r.SkirtByMotion[name]
+			fmt.Fprintf(out, "  %-10s penetration %6.1f mm  stretch %.3f\n", name, m.PenetrationMaxMm, m.NeighbourStretchMax)
+		}
+	}
 	fmt.Fprintf(out, "checksum %s\n", r.Checksum)
 }
 

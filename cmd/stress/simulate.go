@@ -22,7 +22,8 @@ import (
 // simulate builds the scene, steps it and measures every frame.
 func simulate(cfg config, out io.Writer) (*report, error) {
 	setupStart := time.Now()
-	sc, err := scene.New(scene.Config{Characters: cfg.characters, Seed: cfg.seed})
+	skirt := cfg.rig == scene.RigSkirt
+	sc, err := scene.New(scene.Config{Characters: cfg.characters, Seed: cfg.seed, Rig: cfg.rig})
 	if err != nil {
 		return nil, err
 	}
@@ -31,7 +32,12 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 		return nil, err
 	}
 	defer w.Close()
-	ents, err := sc.Populate(w)
+	var ents []arche.Entity
+	if skirt {
+		ents, err = sc.PopulateSkirt(w)
+	} else {
+		ents, err = sc.Populate(w)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -43,17 +49,34 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 		}
 		tweak = func(s *sway.ChainSettings) { s.DisableDistance = 40 }
 	}
-	space, err := sc.AddLocomotion(w)
-	if err != nil {
-		return nil, err
-	}
-	// One character's features after the other: see scene.Build.
-	if err := sc.Build(w, ents, scene.Features{
-		Chains: cfg.chains, ChainSeed: cfg.seed + 1, ChainTweak: tweak,
-		Earrings: true, Animate: true, Space: space,
-		Procedural: true, ProceduralSeed: cfg.seed + 2,
-	}); err != nil {
-		return nil, err
+	var probe *skirtProbe
+	if skirt {
+		if cfg.camera {
+			return nil, fmt.Errorf("-camera is for the standard rig")
+		}
+		space, err := sc.AddSkirtMotion(w)
+		if err != nil {
+			return nil, err
+		}
+		if err := sc.BuildSkirt(w, ents, cfg.seed+1, space); err != nil {
+			return nil, err
+		}
+		if probe, err = newSkirtProbe(sc, ents, cfg.skirtSample); err != nil {
+			return nil, err
+		}
+	} else {
+		space, err := sc.AddLocomotion(w)
+		if err != nil {
+			return nil, err
+		}
+		// One character's features after the other: see scene.Build.
+		if err := sc.Build(w, ents, scene.Features{
+			Chains: cfg.chains, ChainSeed: cfg.seed + 1, ChainTweak: tweak,
+			Earrings: true, Animate: true, Space: space,
+			Procedural: true, ProceduralSeed: cfg.seed + 2,
+		}); err != nil {
+			return nil, err
+		}
 	}
 	if err := enableSystems(w, cfg.systems); err != nil {
 		return nil, err
@@ -100,13 +123,7 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 	for f := 0; f < cfg.frames; f++ {
 		t := float64(f+1) * cfg.dt
 		start := time.Now()
-		if err := sc.MoveRoots(w, ents, t); err != nil {
-			return nil, err
-		}
-		if err := sc.SteerLocomotion(w, ents, t); err != nil {
-			return nil, err
-		}
-		if err := sc.SteerProcedural(w, ents, t); err != nil {
+		if err := steer(sc, w, ents, t, probe); err != nil {
 			return nil, err
 		}
 		metrics.Read(allocs)
@@ -122,6 +139,11 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 		} else {
 			allocObjs += allocs[0].Value.Uint64() - o0
 			allocBytes += allocs[1].Value.Uint64() - b0
+		}
+		if probe != nil {
+			if err := probe.measure(w, f, t); err != nil {
+				return nil, err
+			}
 		}
 		for k := range store.Chains {
 			if n := int(store.Steps[k]); n > 0 {
@@ -156,6 +178,10 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 		}
 	}
 
+	particles := scene.SecondaryBones
+	if skirt {
+		particles += scene.SkirtParticles
+	}
 	rep := &report{
 		Characters:       cfg.characters,
 		Frames:           cfg.frames,
@@ -163,7 +189,7 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 		GOMAXPROCS:       runtime.GOMAXPROCS(0),
 		GoVersion:        runtime.Version(),
 		BonesPerChar:     sc.Skeleton.NumBones(),
-		ParticlesPerChar: scene.SecondaryBones,
+		ParticlesPerChar: particles,
 		SetupMs:          float64(setup.Nanoseconds()) / 1e6,
 		Frame:            summarize(frameMs),
 		AllocsPerFrame:   float64(allocObjs) / float64(max(cfg.frames-1, 1)),
@@ -173,6 +199,10 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 		PeakHeapBytes:    peakHeap,
 		Checksum:         fmt.Sprintf("%016x", w.Checksum()),
 		Chains:           cfg.chains,
+		Rig:              cfg.rig,
+	}
+	if probe != nil {
+		probe.report(rep)
 	}
 	for i, name := range names {
 		s := summarize(series[i])
@@ -189,7 +219,7 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 				total += ms
 			}
 			// Every VRM joint steps once a frame (no FixedStep springs).
-			rep.NsPerJointStep = total * 1e6 / float64(cfg.frames*cfg.characters*scene.SecondaryBones)
+			rep.NsPerJointStep = total * 1e6 / float64(cfg.frames*cfg.characters*particles)
 		}
 		rep.Systems = append(rep.Systems, systemRow{
 			Name: name, P50: s.P50, P99: s.P99, Mean: s.Mean, Disabled: disabled[name],
@@ -197,6 +227,21 @@ func simulate(cfg config, out io.Writer) (*report, error) {
 		})
 	}
 	return rep, nil
+}
+
+// steer is the game's part of frame t: roots, animation parameters and
+// targets.
+func steer(sc *scene.Scene, w *sway.World, ents []arche.Entity, t float64, probe *skirtProbe) error {
+	if probe != nil {
+		return sc.SteerSkirt(w, ents, t, probe.weights)
+	}
+	if err := sc.MoveRoots(w, ents, t); err != nil {
+		return err
+	}
+	if err := sc.SteerLocomotion(w, ents, t); err != nil {
+		return err
+	}
+	return sc.SteerProcedural(w, ents, t)
 }
 
 // enableSystems leaves on only the named systems (and forward kinematics,

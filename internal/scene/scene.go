@@ -109,7 +109,16 @@ type Config struct {
 	Characters int
 	Seed       int64
 	Spacing    float32 // grid spacing in metres (default 2)
+	// Rig is the skeleton: RigStandard ("" too) for SkeletonDesc or
+	// RigSkirt for SkirtSkeletonDesc.
+	Rig string
 }
+
+// The rigs Config.Rig names.
+const (
+	RigStandard = "standard"
+	RigSkirt    = "skirt"
+)
 
 // Character is one character's seeded parameters.
 type Character struct {
@@ -134,7 +143,15 @@ func New(cfg Config) (*Scene, error) {
 	if cfg.Spacing == 0 {
 		cfg.Spacing = 2
 	}
-	skel, err := sway.NewSkeleton(SkeletonDesc())
+	desc := SkeletonDesc()
+	switch cfg.Rig {
+	case "", RigStandard:
+	case RigSkirt:
+		desc = SkirtSkeletonDesc()
+	default:
+		return nil, fmt.Errorf("scene: Rig %q: want %q or %q", cfg.Rig, RigStandard, RigSkirt)
+	}
+	skel, err := sway.NewSkeleton(desc)
 	if err != nil {
 		return nil, err
 	}
