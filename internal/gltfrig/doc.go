@@ -150,6 +150,11 @@
 // keys as yaw and pitch and the expression weights, all resampled as
 // animations are. FixtureVRMA writes such files for tests.
 //
+// DemoAvatar writes the project's own avatar (a VRM 1.0 file with a
+// skinned body, hair, a ring skirt, a tail and earrings on VRM springs
+// with colliders), generated in code: the viewer's default and a test
+// fixture (`sway demo` writes it).
+//
 // # Untrusted files
 //
 // Before decoding, the JSON text is limited to MaxJSONBytes and scanned
