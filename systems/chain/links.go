@@ -441,6 +441,15 @@ func (l *Linked) restore(c *Chain, p *Particles, an []animated, shapes []collide
 				p.Collided[i] = true
 			}
 		}
+		if c.Settings.SegmentCollision {
+			for _, s := range c.Colliders {
+				if uint(s) < uint(len(shapes)) {
+					var hit bool
+					v[0], v[1], v[2], hit = segPush(&shapes[s], v[0], v[1], v[2], pj[0], pj[1], pj[2], r, ka)
+					p.Collided[i] = p.Collided[i] || hit
+				}
+			}
+		}
 		if !finite3(v[0], v[1], v[2]) {
 			v = mgl32.Vec3{pj[0] + ka.o0, pj[1] + ka.o1, pj[2] + ka.o2}
 			p.Prev[i] = v

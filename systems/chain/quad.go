@@ -228,6 +228,12 @@ func firstLane(cs *[LaneCount]*Chain, s int) int {
 	return s
 }
 
+// lanesOK reports whether c uses none of the features the lanes do not
+// have (they take the scalar path): collision along segments.
+func (c *Chain) lanesOK() bool {
+	return !(c.Settings.SegmentCollision && len(c.Colliders) > 0)
+}
+
 // quadable reports whether the chains cs can be stepped side by side.
 func quadable(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCount]*Pose, steps *[LaneCount]int) bool {
 	c0 := cs[0]
@@ -238,7 +244,7 @@ func quadable(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCount]*Po
 	for s, c := range cs {
 		if c == nil || steps[s] != steps[0] || c.RestFirst != c0.RestFirst || c.N != n || !c.fits(n) ||
 			poses[s] == nil || !poseFits(poses[s], c.maxBone) ||
-			c.freeze() != FreezeNone || len(c.Colliders) != len(c0.Colliders) ||
+			c.freeze() != FreezeNone || len(c.Colliders) != len(c0.Colliders) || !c.lanesOK() ||
 			c.First < 0 || c.First+n > len(sim.Pos) || c.First+n > len(sim.Prev) || c.First+n > len(sim.Collided) {
 			return false
 		}
