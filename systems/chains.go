@@ -195,7 +195,7 @@ func (s *chainSystem) byGroups(lo, hi int, apply bool) {
 				if apply {
 					applyChar(s, it)
 				} else {
-					stepChar(s, it)
+					stepChar(s, q, it)
 				}
 			}
 		}
@@ -271,7 +271,7 @@ func stepGroupLinked(s *chainSystem, q *chain.Lanes, g []featureRef[components.C
 	k := 0
 	for _, it := range g {
 		if s.st.LinksOf(it.feat) != nil {
-			stepChar(s, it)
+			stepChar(s, q, it)
 		} else {
 			rest[k] = it
 			k++
@@ -283,7 +283,7 @@ func stepGroupLinked(s *chainSystem, q *chain.Lanes, g []featureRef[components.C
 	case k > 1:
 		stepGroup(s, q, rest[:k], n)
 	case k == 1:
-		stepChar(s, rest[0])
+		stepChar(s, q, rest[0])
 	}
 }
 
@@ -293,15 +293,16 @@ var chainsSideBySide = true
 
 // stepChar steps one character's chains alone: Integrate then Constrain
 // per sub-step, fused; SkipUpdate when the clock gave none.
-func stepChar(s *chainSystem, it featureRef[components.Chains]) {
+func stepChar(s *chainSystem, q *chain.Lanes, it featureRef[components.Chains]) {
 	st, h := s.st, it.feat
 	shapes := st.Shapes[h.ColliderFirst : h.ColliderFirst+h.ColliderCount]
 	pose := posePart(s.pool, it.pose)
 	if l := st.LinksOf(h); l != nil {
 		steps := st.Steps[h.First : h.First+h.Count]
-		chain.StepLinked(&st.Rest, &st.Particles, st.Chains[h.First:h.First+h.Count], steps, &pose, shapes, l, s.dt)
+		sc := q.Links()
+		chain.StepLinked(&st.Rest, &st.Particles, st.Chains[h.First:h.First+h.Count], steps, &pose, shapes, l, sc, s.dt)
 		for k := range steps {
-			if !l.Finite(k) {
+			if !sc.Finite(k) {
 				steps[k] = stepsFaulted
 			}
 		}

@@ -177,27 +177,45 @@ func LinkChains(cs []Chain, parents [][]int32, rings, strips [][]int, diagonal b
 	return out, nil
 }
 
-// Linked is one character's links and the scratch StepLinked keeps for
-// them (it allocates on its first frame and when the chains grow; not
-// after).
+// Linked is one character's links: set-up, read by StepLinked.
 type Linked struct {
 	Settings LinkSettings
 	Links    []Link
+}
 
-	an     []animated   // every chain's animated records, chain k's from off[k]
-	off    []int32      // len(cs)+1
-	target []float32    // per link: its length this frame
-	lambda []float32    // per link: XPBD's multiplier this sub-step
-	anim   []mgl32.Vec3 // animated positions (scratch for the targets)
-	views  []Particles
-	run    []int8 // per chain: sub-steps this frame, -1 when not stepped
-	has    []bool // per chain: it has a link
-	fin    []bool // per chain: finite after StepLinked
+// LinkScratch is what StepLinked works in: one per worker (Lanes holds
+// one), so that it stays in cache from one character to the next. It
+// allocates when a character has more chains, particles or links than
+// any before it; not after.
+type LinkScratch struct {
+	an    []animated   // every chain's animated records, chain k's from off[k]
+	off   []int32      // len(cs)+1
+	act   []linkAct    // the links of this frame, in the order of Links
+	anim  []mgl32.Vec3 // animated positions (scratch for the targets)
+	views []Particles
+	run   []int8 // per chain: sub-steps this frame, -1 when not stepped
+	has   []bool // per chain: it has a link this frame
+	ck    []chainLinks
+	fin   []bool // per chain: finite after StepLinked
+}
+
+// chainLinks is what a chain's links share in a frame: compliance over
+// h² and 1/(w+α̃) for a link with one root (w = 1) and with none (w = 2).
+type chainLinks struct{ at, inv1, inv2 float32 }
+
+// linkAct is one link as a frame solves it: its particles' indices in the
+// pool's Pos, inverse masses, target, compliance over h², 1/(wa+wb+α̃),
+// XPBD's multiplier and the sub-steps both chains run.
+type linkAct struct {
+	ia, ib         int32
+	wa, wb         float32
+	d, at, inv, lm float32
+	steps          int8
 }
 
 // Finite reports whether chain k's particles were all finite after the
 // last StepLinked (true for a chain it did not step).
-func (l *Linked) Finite(k int) bool { return k >= len(l.fin) || l.fin[k] }
+func (l *LinkScratch) Finite(k int) bool { return k >= len(l.fin) || l.fin[k] }
 
 // StepLinked steps one character's chains cs (steps[k] from Prepare for
 // chain k, as StepsIn takes them) together: per sub-step every chain that
@@ -205,10 +223,12 @@ func (l *Linked) Finite(k int) bool { return k >= len(l.fin) || l.fin[k] }
 // lengths and colliders enforced again (see "Links between chains"). A
 // chain with 0 steps runs SkipUpdate and takes no part in the links.
 // dt is the frame's time (the sub-step length in Fixed mode at
-// UpdateRate 0). Afterwards l.Finite(k) reports chain k's finiteness.
-func StepLinked(rest, sim *Particles, cs []Chain, steps []int8, pose *Pose, shapes []collide.Shape, l *Linked, dt float32) {
+// UpdateRate 0). It works in sc; afterwards sc.Finite(k) reports chain
+// k's finiteness.
+func StepLinked(rest, sim *Particles, cs []Chain, steps []int8, pose *Pose, shapes []collide.Shape, links *Linked, sc *LinkScratch, dt float32) {
 	n := min(len(cs), len(steps))
-	l.size(cs[:n])
+	l := sc
+	l.size(cs[:n], len(links.Links))
 	nsub := 0
 	for k := range n {
 		c := &cs[k]
@@ -236,8 +256,9 @@ func StepLinked(rest, sim *Particles, cs []Chain, steps []int8, pose *Pose, shap
 		l.run[k] = steps[k]
 		nsub = max(nsub, int(steps[k]))
 	}
+	act := l.act[:0]
 	if nsub > 0 {
-		l.targets(cs[:n])
+		act = l.frame(cs[:n], links, dt)
 	}
 	for sub := range nsub {
 		for k := range n {
@@ -245,7 +266,7 @@ func StepLinked(rest, sim *Particles, cs []Chain, steps []int8, pose *Pose, shap
 				step(&l.views[k], &cs[k], sub, shapes, l.an[l.off[k]:l.off[k+1]])
 			}
 		}
-		if l.solve(cs[:n], sub, dt) {
+		if solveLinks(sim.Pos, act, &links.Settings, sub) {
 			for k := range n {
 				if int(l.run[k]) > sub && l.has[k] {
 					l.restore(&cs[k], &l.views[k], l.an[l.off[k]:l.off[k+1]], shapes)
@@ -261,29 +282,42 @@ func StepLinked(rest, sim *Particles, cs []Chain, steps []int8, pose *Pose, shap
 	}
 }
 
-// size sizes the scratch for the chains cs.
-func (l *Linked) size(cs []Chain) {
-	l.off = resize(l.off, len(cs)+1)
-	total := 0
-	for k := range cs {
-		l.off[k] = int32(total)
-		total += max(cs[k].N, 0)
-	}
-	l.off[len(cs)] = int32(total)
-	l.an = resize(l.an, total)
-	l.anim = resize(l.anim, total)
-	l.views = resize(l.views, len(cs))
-	l.run = resize(l.run, len(cs))
-	l.fin = resize(l.fin, len(cs))
-	l.has = resize(l.has, len(cs))
-	clear(l.has)
-	for _, ln := range l.Links {
-		if uint(ln.CA) < uint(len(cs)) && uint(ln.CB) < uint(len(cs)) {
-			l.has[ln.CA], l.has[ln.CB] = true, true
+// size sizes the scratch for the chains cs and nl links.
+func (l *LinkScratch) size(cs []Chain, nl int) {
+	l.act = grow0(l.act, nl)
+	if len(l.off) != len(cs)+1 || int(l.off[len(cs)]) != chainsLen(cs) {
+		l.off = resize(l.off, len(cs)+1)
+		total := 0
+		for k := range cs {
+			l.off[k] = int32(total)
+			total += max(cs[k].N, 0)
 		}
+		l.off[len(cs)] = int32(total)
+		l.an = resize(l.an, total)
+		l.anim = resize(l.anim, total)
+		l.views = resize(l.views, len(cs))
+		l.run = resize(l.run, len(cs))
+		l.fin = resize(l.fin, len(cs))
+		l.has = resize(l.has, len(cs))
+		l.ck = resize(l.ck, len(cs))
 	}
-	l.target = resize(l.target, len(l.Links))
-	l.lambda = resize(l.lambda, len(l.Links))
+}
+
+// grow0 returns s emptied, with room for n.
+func grow0[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, 0, n)
+	}
+	return s[:0]
+}
+
+// chainsLen is the number of particles of the chains cs.
+func chainsLen(cs []Chain) int {
+	n := 0
+	for k := range cs {
+		n += max(cs[k].N, 0)
+	}
+	return n
 }
 
 func resize[T any](s []T, n int) []T {
@@ -293,15 +327,24 @@ func resize[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// targets works out every link's length in the animated pose: a chain's
-// animated particle positions are its animated root plus the animated
-// offsets down the chain.
-func (l *Linked) targets(cs []Chain) {
+// frame returns the links of this frame: those between particles of
+// chains that step, with their targets, the lengths of the linked
+// particles in the animated pose (a chain's animated positions are its
+// animated root plus the animated offsets down the chain). It marks the
+// chains that have one in has.
+func (l *LinkScratch) frame(cs []Chain, links *Linked, dt float32) []linkAct {
+	clear(l.has)
 	for k := range cs {
 		if l.run[k] < 0 {
 			continue
 		}
 		an, a, par := l.an[l.off[k]:l.off[k+1]], l.anim[l.off[k]:l.off[k+1]], l.views[k].Parent
+		ck := &l.ck[k]
+		ck.at = 0
+		if h := subSeconds(&cs[k], dt); h > 0 {
+			ck.at = links.Settings.Compliance / float32(h*h)
+		}
+		ck.inv1, ck.inv2 = 1/(1+ck.at), 1/(2+ck.at)
 		a[0] = cs[k].animRoot
 		for i := 1; i < len(a); i++ {
 			j := par[i]
@@ -312,23 +355,32 @@ func (l *Linked) targets(cs []Chain) {
 			a[i] = mgl32.Vec3{a[j][0] + an[i].o0, a[j][1] + an[i].o1, a[j][2] + an[i].o2}
 		}
 	}
-	for i, ln := range l.Links {
-		l.target[i] = 0
-		if !l.valid(cs, ln) {
+	act := l.act[:0]
+	for _, ln := range links.Links {
+		if uint(ln.CA) >= uint(len(cs)) || uint(ln.CB) >= uint(len(cs)) || ln.CA == ln.CB ||
+			l.run[ln.CA] < 0 || l.run[ln.CB] < 0 || uint(ln.PA) >= uint(cs[ln.CA].N) || uint(ln.PB) >= uint(cs[ln.CB].N) {
 			continue
 		}
 		xa, xb := l.anim[l.off[ln.CA]+ln.PA], l.anim[l.off[ln.CB]+ln.PB]
 		d0, d1, d2 := xa[0]-xb[0], xa[1]-xb[1], xa[2]-xb[2]
-		l.target[i] = sqrt32(dot3(d0, d1, d2))
+		k := linkAct{
+			ia: int32(cs[ln.CA].First) + ln.PA, ib: int32(cs[ln.CB].First) + ln.PB,
+			wa: massInv(ln.PA), wb: massInv(ln.PB),
+			d: sqrt32(dot3(d0, d1, d2)), steps: min(l.run[ln.CA], l.run[ln.CB]),
+		}
+		ck := &l.ck[ln.CA]
+		k.at = ck.at
+		switch k.wa + k.wb {
+		case 1:
+			k.inv = ck.inv1
+		case 2:
+			k.inv = ck.inv2
+		} // 0: two roots, no correction
+		l.has[ln.CA], l.has[ln.CB] = true, true
+		act = append(act, k)
 	}
-}
-
-// valid reports whether link ln joins two particles of chains that step
-// this frame.
-func (l *Linked) valid(cs []Chain, ln Link) bool {
-	return uint(ln.CA) < uint(len(cs)) && uint(ln.CB) < uint(len(cs)) && ln.CA != ln.CB &&
-		l.run[ln.CA] >= 0 && l.run[ln.CB] >= 0 &&
-		uint(ln.PA) < uint(cs[ln.CA].N) && uint(ln.PB) < uint(cs[ln.CB].N)
+	l.act = act
+	return act
 }
 
 // subSeconds is the length of chain c's sub-steps in seconds, dt the
@@ -343,50 +395,53 @@ func subSeconds(c *Chain, dt float32) float32 {
 	return dt
 }
 
-// solve solves the links whose chains both run sub-step sub, and reports
-// whether any did.
-func (l *Linked) solve(cs []Chain, sub int, dt float32) bool {
-	s := &l.Settings
+// solveLinks solves the links act whose chains both run sub-step sub on
+// the positions pos, and reports whether any did.
+func solveLinks(pos []mgl32.Vec3, act []linkAct, s *LinkSettings, sub int) bool {
 	iters := max(s.Iterations, 1)
 	any := false
-	clear(l.lambda)
+	for i := range act {
+		act[i].lm = 0
+		any = any || int(act[i].steps) > sub
+	}
+	if !any {
+		return false
+	}
 	for range iters {
-		for i, ln := range l.Links {
-			if !l.valid(cs, ln) || int(l.run[ln.CA]) <= sub || int(l.run[ln.CB]) <= sub {
+		for i := range act {
+			k := &act[i]
+			if int(k.steps) <= sub {
 				continue
 			}
-			any = true
-			h := subSeconds(&cs[ln.CA], dt)
-			at := float32(0)
-			if h > 0 {
-				at = s.Compliance / float32(h*h)
-			}
-			xa, xb := &l.views[ln.CA].Pos[ln.PA], &l.views[ln.CB].Pos[ln.PB]
-			l.lambda[i] += linkOnce(xa, xb, massInv(ln.PA), massInv(ln.PB), l.target[i], at, l.lambda[i])
+			k.lm += linkOnce(&pos[k.ia], &pos[k.ib], k.wa, k.wb, k.d, k.at, k.inv, k.lm)
 		}
 	}
-	if !any || (s.MaxStretch <= 0 && s.MaxCompression <= 0) {
-		return any
+	if s.MaxStretch <= 0 && s.MaxCompression <= 0 {
+		return true
 	}
-	for i, ln := range l.Links {
-		if !l.valid(cs, ln) || int(l.run[ln.CA]) <= sub || int(l.run[ln.CB]) <= sub {
+	for i := range act {
+		k := &act[i]
+		if int(k.steps) <= sub {
 			continue
 		}
-		d := l.target[i]
 		lo, hi := float32(0), float32(-1) // hi < 0: no upper limit
 		if s.MaxCompression > 0 {
-			lo = d - float32(d*s.MaxCompression)
+			lo = k.d - float32(k.d*s.MaxCompression)
 		}
 		if s.MaxStretch > 0 {
-			hi = d + float32(d*s.MaxStretch)
+			hi = k.d + float32(k.d*s.MaxStretch)
 		}
-		xa, xb := &l.views[ln.CA].Pos[ln.PA], &l.views[ln.CB].Pos[ln.PB]
+		xa, xb := &pos[k.ia], &pos[k.ib]
 		d0, d1, d2 := xa[0]-xb[0], xa[1]-xb[1], xa[2]-xb[2]
-		switch dist := sqrt32(dot3(d0, d1, d2)); {
-		case hi >= 0 && dist > hi:
-			linkOnce(xa, xb, massInv(ln.PA), massInv(ln.PB), hi, 0, 0)
-		case dist < lo:
-			linkOnce(xa, xb, massInv(ln.PA), massInv(ln.PB), lo, 0, 0)
+		w := k.wa + k.wb
+		if !(w > 0) {
+			continue
+		}
+		switch l2 := dot3(d0, d1, d2); {
+		case hi >= 0 && l2 > hi*hi:
+			linkOnce(xa, xb, k.wa, k.wb, hi, 0, 1/w, 0)
+		case l2 < lo*lo:
+			linkOnce(xa, xb, k.wa, k.wb, lo, 0, 1/w, 0)
 		}
 	}
 	return true
@@ -402,17 +457,17 @@ func massInv(p int32) float32 {
 }
 
 // linkOnce applies one XPBD correction of the distance constraint
-// |xa - xb| = d with inverse masses wa and wb, compliance over h² at and
-// multiplier lambda, and returns the multiplier's change.
-func linkOnce(xa, xb *mgl32.Vec3, wa, wb, d, at, lambda float32) float32 {
-	w := wa + wb + at
+// |xa - xb| = d with inverse masses wa and wb, compliance over h² at,
+// inv = 1/(wa+wb+at) (0: no correction) and multiplier lambda, and returns
+// the multiplier's change.
+func linkOnce(xa, xb *mgl32.Vec3, wa, wb, d, at, inv, lambda float32) float32 {
 	d0, d1, d2 := xa[0]-xb[0], xa[1]-xb[1], xa[2]-xb[2]
 	l2 := dot3(d0, d1, d2)
-	if !(w > 0) || !(l2 > mathx.Epsilon) {
+	if !(l2 > mathx.Epsilon) {
 		return 0
 	}
 	l := sqrt32(l2)
-	dl := (-(l - d) - float32(at*lambda)) / w
+	dl := float32((-(l - d) - float32(at*lambda)) * inv)
 	s := dl / l // along the unit direction (d0, d1, d2)/l
 	sa, sb := float32(s*wa), float32(s*wb)
 	xa[0], xa[1], xa[2] = xa[0]+float32(d0*sa), xa[1]+float32(d1*sa), xa[2]+float32(d2*sa)
@@ -423,7 +478,7 @@ func linkOnce(xa, xb *mgl32.Vec3, wa, wb, d, at, lambda float32) float32 {
 // restore walks chain c from its root after the links moved its
 // particles: each put back at its animated bone length from its parent
 // and pushed out of the chain's colliders.
-func (l *Linked) restore(c *Chain, p *Particles, an []animated, shapes []collide.Shape) {
+func (l *LinkScratch) restore(c *Chain, p *Particles, an []animated, shapes []collide.Shape) {
 	pk := c.packs()
 	ps := paramStride(len(pk))
 	pos, par := p.Pos, p.Parent

@@ -13,7 +13,7 @@ import (
 // 1 m: one iteration moves each by 0.1 m toward the other.
 func TestLinkOnceRigidByHand(t *testing.T) {
 	a, b := mgl32.Vec3{0, 0, 0}, mgl32.Vec3{1.2, 0, 0}
-	dl := linkOnce(&a, &b, 1, 1, 1, 0, 0)
+	dl := linkOnce(&a, &b, 1, 1, 1, 0, 0.5, 0)
 	assertVec(t, "a", a, mgl32.Vec3{0.1, 0, 0}, 1e-6)
 	assertVec(t, "b", b, mgl32.Vec3{1.1, 0, 0}, 1e-6)
 	if math.Abs(float64(dl)-(-0.1)) > 1e-6 {
@@ -22,7 +22,7 @@ func TestLinkOnceRigidByHand(t *testing.T) {
 	// A root (inverse mass 0) does not move: the other particle takes
 	// the whole correction.
 	a, b = mgl32.Vec3{0, 0, 0}, mgl32.Vec3{0, 1.2, 0}
-	linkOnce(&a, &b, 0, 1, 1, 0, 0)
+	linkOnce(&a, &b, 0, 1, 1, 0, 1, 0)
 	assertVec(t, "root", a, mgl32.Vec3{}, 0)
 	assertVec(t, "b after a root", b, mgl32.Vec3{0, 1, 0}, 1e-6)
 }
@@ -33,7 +33,7 @@ func TestLinkOnceComplianceByHand(t *testing.T) {
 	a, b := mgl32.Vec3{0, 0, 0}, mgl32.Vec3{1.2, 0, 0}
 	h := float32(1.0 / 60)
 	at := float32(1e-3) / float32(h*h)
-	linkOnce(&a, &b, 1, 1, 1, at, 0)
+	linkOnce(&a, &b, 1, 1, 1, at, 1/(2+at), 0)
 	move := 0.2 / 5.6
 	assertVec(t, "a", a, mgl32.Vec3{float32(move), 0, 0}, 1e-6)
 	assertVec(t, "b", b, mgl32.Vec3{float32(1.2 - move), 0, 0}, 1e-6)
@@ -94,6 +94,7 @@ func TestStepLinkedHoldsSpacing(t *testing.T) {
 		pool.Pos[tip][0] += 0.05
 		pool.Prev[tip] = pool.Pos[tip]
 		l := &Linked{Settings: LinkSettings{Iterations: 4}}
+		var sc LinkScratch
 		if link {
 			l.Links, _ = LinkChains(cs, [][]int32{pool.Parent[:3], pool.Parent[3:]}, nil, [][]int{{0, 1}}, false)
 		}
@@ -102,7 +103,7 @@ func TestStepLinkedHoldsSpacing(t *testing.T) {
 		for k := range cs {
 			steps[k] = int8(Prepare(cs[k].Particles(pool), &cs[k], r.pose, &r.obj))
 		}
-		StepLinked(pool, pool, cs, steps, &r.pose, nil, l, r.obj.Dt)
+		StepLinked(pool, pool, cs, steps, &r.pose, nil, l, &sc, r.obj.Dt)
 		d := pool.Pos[tip].Sub(pool.Pos[cs[0].First+2]).Len()
 		if link && math.Abs(float64(d)-0.2) > 0.002 {
 			t.Errorf("linked: tips %v apart, want 0.2", d)
@@ -110,7 +111,7 @@ func TestStepLinkedHoldsSpacing(t *testing.T) {
 		if !link && d < 0.22 {
 			t.Errorf("unlinked: tips %v apart, want them still spread", d)
 		}
-		if !l.Finite(0) || !l.Finite(1) {
+		if !sc.Finite(0) || !sc.Finite(1) {
 			t.Error("not finite")
 		}
 	}
@@ -129,6 +130,7 @@ func TestStepLinkedWithoutLinksSameBits(t *testing.T) {
 		}
 		shapes := []collide.Shape{{Kind: collide.Sphere, A: mgl32.Vec3{0.12, -0.2, 0.02}, RA: 0.05, RB: 0.05}}
 		l := &Linked{}
+		var sc LinkScratch
 		steps := make([]int8, 2)
 		for f := range 30 {
 			r.animPos[0] = mgl32.Vec3{float32(0.05 * math.Sin(float64(f)/5)), 0, 0}
@@ -137,7 +139,7 @@ func TestStepLinkedWithoutLinksSameBits(t *testing.T) {
 				steps[k] = int8(Prepare(cs[k].Particles(pool), &cs[k], r.pose, &r.obj))
 			}
 			if linked {
-				StepLinked(pool, pool, cs, steps, &r.pose, shapes, l, r.obj.Dt)
+				StepLinked(pool, pool, cs, steps, &r.pose, shapes, l, &sc, r.obj.Dt)
 			} else {
 				for k := range cs {
 					StepsIn(pool, pool, &cs[k], &r.pose, int(steps[k]), shapes)

@@ -24,7 +24,14 @@ import (
 //
 // A Lanes value is scratch: keep one per goroutine (it is about 38 KB) and
 // reuse it. The zero value is ready.
-type Lanes struct{ q quad }
+type Lanes struct {
+	q     quad
+	links LinkScratch
+}
+
+// Links returns the Lanes's scratch for StepLinked: a worker that keeps a
+// Lanes steps its linked characters in it.
+func (q *Lanes) Links() *LinkScratch { return &q.links }
 
 // Release drops what the Lanes holds of the caller's data (the shapes
 // handed to Shapes, and the count of them it bounded), for a Lanes kept
@@ -32,6 +39,7 @@ type Lanes struct{ q quad }
 func (q *Lanes) Release() {
 	q.q.shapes = [LaneCount][]collide.Shape{}
 	q.q.nb, q.q.nbAll = [LaneCount]int{}, 0
+	clear(q.links.views)
 }
 
 // LaneCount is how many chains Lanes.StepsIn and Lanes.ApplyIn take side
