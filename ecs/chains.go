@@ -354,3 +354,89 @@ func (w *World) SetReference(p mgl32.Vec3) error {
 	w.view.Point = p
 	return nil
 }
+
+// ChainLinkSettings are the parameters of the links between a character's
+// chains (see ChainLinks; units and ranges in chain.LinkSettings):
+// Compliance in metres per newton (XPBD, each particle weighing 1 kg; 0:
+// rigid), Iterations per sub-step (0..16, 0 meaning 1), MaxStretch and
+// MaxCompression as fractions of a link's target length (0: no limit).
+type ChainLinkSettings = chain.LinkSettings
+
+// ChainLinks link a character's chains side by side, so that a skirt's
+// strands keep their spacing around the hips (or a cape's side by side):
+// distance constraints between the particles of neighbouring chains at
+// the same depth, the target being their distance in the animated pose of
+// the frame (see the chain package, "Links between chains"). Chains are
+// named by their index in the order given to ChainFeature.Add.
+type ChainLinks struct {
+	// Rings are chains in order around a closed loop (the last neighbours
+	// the first): at least 3 each. A skirt's strands around the hips.
+	Rings [][]int
+	// Strips are chains in order along an open strip: at least 2 each.
+	Strips [][]int
+	// Diagonal also links each particle with its neighbour's at the next
+	// depth (shear resistance).
+	Diagonal bool
+	ChainLinkSettings
+}
+
+// SetLinks links the character's chains (replacing any links set
+// before; no rings and no strips remove them). It is a *FieldError for an
+// index out of range, a chain listed twice in one ring or strip, a ring
+// of fewer than 3 or a strip of fewer than 2 chains, or settings outside
+// their ranges. Linked chains step their sub-steps together (every chain,
+// then the links, then the chains' lengths and colliders again) on the
+// scalar path rather than side by side with other characters' in the
+// SIMD lanes; give them the same UpdateRate, MaxSubSteps and Mode (links
+// act only in sub-steps both their chains run). Links are set-up, not
+// saved in a snapshot (as settings are not).
+func (c Chains) SetLinks(l ChainLinks) error {
+	if err := c.enter("SetLinks"); err != nil {
+		return err
+	}
+	defer c.w.leave()
+	h, err := c.w.chainsOf(c.e)
+	if err != nil {
+		return err
+	}
+	if err := l.ChainLinkSettings.Validate(); err != nil {
+		return err
+	}
+	st := c.w.chainStore()
+	cs := st.Chains[h.First : h.First+h.Count]
+	parents := make([][]int32, len(cs))
+	for k := range cs {
+		parents[k] = st.Rest.Parent[cs[k].RestFirst : cs[k].RestFirst+cs[k].N]
+	}
+	links, err := chain.LinkChains(cs, parents, l.Rings, l.Strips, l.Diagonal)
+	if err != nil {
+		return err
+	}
+	if h.Count == 0 {
+		return nil
+	}
+	if len(l.Rings) == 0 && len(l.Strips) == 0 {
+		st.Links[h.First] = nil
+		return nil
+	}
+	st.Links[h.First] = &chain.Linked{Settings: l.ChainLinkSettings, Links: links}
+	return nil
+}
+
+// Links returns the links between the character's chains as built by
+// SetLinks: the settings and the number of particle pairs linked (0 and
+// the zero settings without links).
+func (c Chains) Links() (ChainLinkSettings, int, error) {
+	if err := c.enter("Links"); err != nil {
+		return ChainLinkSettings{}, 0, err
+	}
+	defer c.w.leave()
+	h, err := c.w.chainsOf(c.e)
+	if err != nil {
+		return ChainLinkSettings{}, 0, err
+	}
+	if l := c.w.chainStore().LinksOf(h); l != nil {
+		return l.Settings, len(l.Links), nil
+	}
+	return ChainLinkSettings{}, 0, nil
+}

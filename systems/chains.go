@@ -189,13 +189,13 @@ func (s *chainSystem) byGroups(lo, hi int, apply bool) {
 		case ok && len(g) > 1 && chainsSideBySide && apply:
 			applyGroup(s, q, g, k)
 		case ok && len(g) > 1 && chainsSideBySide:
-			stepGroup(s, q, g, k)
+			stepGroupLinked(s, q, g, k)
 		default:
 			for _, it := range g {
 				if apply {
 					applyChar(s, it)
 				} else {
-					stepChar(s, it)
+					stepChar(s, q, it)
 				}
 			}
 		}
@@ -262,16 +262,52 @@ func stepGroup(s *chainSystem, q *chain.Lanes, g []featureRef[components.Chains]
 	}
 }
 
+// stepGroupLinked steps the characters g as stepGroup does, but those
+// with links between their chains alone (StepLinked: their sub-steps
+// interleave with the links', so their chains cannot go in the lanes);
+// the others still go side by side when two or more are left.
+func stepGroupLinked(s *chainSystem, q *chain.Lanes, g []featureRef[components.Chains], n int32) {
+	var rest [chain.LaneCount]featureRef[components.Chains]
+	k := 0
+	for _, it := range g {
+		if s.st.LinksOf(it.feat) != nil {
+			stepChar(s, q, it)
+		} else {
+			rest[k] = it
+			k++
+		}
+	}
+	switch {
+	case k == len(g):
+		stepGroup(s, q, g, n)
+	case k > 1:
+		stepGroup(s, q, rest[:k], n)
+	case k == 1:
+		stepChar(s, q, rest[0])
+	}
+}
+
 // chainsSideBySide is true but in a test that steps and applies each
 // character alone to compare.
 var chainsSideBySide = true
 
 // stepChar steps one character's chains alone: Integrate then Constrain
 // per sub-step, fused; SkipUpdate when the clock gave none.
-func stepChar(s *chainSystem, it featureRef[components.Chains]) {
+func stepChar(s *chainSystem, q *chain.Lanes, it featureRef[components.Chains]) {
 	st, h := s.st, it.feat
 	shapes := st.Shapes[h.ColliderFirst : h.ColliderFirst+h.ColliderCount]
 	pose := posePart(s.pool, it.pose)
+	if l := st.LinksOf(h); l != nil {
+		steps := st.Steps[h.First : h.First+h.Count]
+		sc := q.Links()
+		chain.StepLinked(&st.Rest, &st.Particles, st.Chains[h.First:h.First+h.Count], steps, &pose, shapes, l, sc, s.dt)
+		for k := range steps {
+			if !sc.Finite(k) {
+				steps[k] = stepsFaulted
+			}
+		}
+		return
+	}
 	for k := h.First; k < h.First+h.Count; k++ {
 		if !chain.StepsIn(&st.Rest, &st.Particles, &st.Chains[k], &pose, int(st.Steps[k]), shapes) {
 			st.Steps[k] = stepsFaulted

@@ -18,7 +18,10 @@ import (
 // the frame (ChainStore.Steps), the colliders placed in world space
 // (Shapes) and the animated pose the chains keep (the root's position,
 // the freeze-plane normals; the step derives the rest from the pose). The
-// settings and per-particle parameters are set-up.
+// settings and per-particle parameters are set-up, and so are the links
+// between a character's chains (ChainStore.Links): their targets and
+// multipliers are worked out afresh every frame and sub-step, so they
+// hold no state from one frame to the next.
 func AppendChains(b []byte, s *store.ChainStore, h *components.Chains) []byte {
 	b = snapbin.U32(b, uint32(h.Count))
 	b = appendControl(b, &h.Control)

@@ -48,13 +48,16 @@ func TestSnapshotCoversEveryField(t *testing.T) {
 		{components.IKLimb{}, []string{"Upper", "Middle", "End", "Settings", "Target", "TargetRot", "UseTargetRot",
 			"Hint", "HintSpace", "Reached"}},
 		{components.Chains{}, []string{"First", "Count", "ColliderFirst", "ColliderCount", "Control", "Faults"}},
-		{store.ChainStore{}, []string{"Chains", "Steps", "Particles", "Rest", "ColliderDescs", "ColliderBones", "Shapes",
+		{store.ChainStore{}, []string{"Chains", "Steps", "Links", "Particles", "Rest", "ColliderDescs", "ColliderBones", "Shapes",
 			"chains", "particles", "colliders", "shapes"}},
 		{chain.Chain{}, []string{"Colliders", "First", "N", "RestFirst", "pk", "axis", "sized", "perParticle",
 			"variable", "steps", "covers", "move", "force", "animRoot", "reach", "h", "rootFrom", "prevH", "total",
 			"Settings", "restRot", "acc", "objPos", "objRot", "scale", "weight", "t",
 			"params", "rmax", "maxBone", "turnAngle", "turnCos", "packOK", "started", "off", "reset"}},
 		{chain.Clock{}, []string{"Rate", "MaxSteps", "acc"}},
+		// Set-up: the links between a character's chains (StepLinked's
+		// scratch is the workers', written before every use).
+		{chain.Linked{}, []string{"Settings", "Links"}},
 		{chain.Particles{}, []string{"Bone", "Parent", "Children", "Local", "LocalRot", "Dist", "Pos", "Prev", "Collided"}},
 		{components.VRMSprings{}, []string{"First", "Count", "ColliderFirst", "ColliderCount", "SetFirst", "SetCount",
 			"LastBone", "LastRoot", "Started", "Control", "Teleport", "Faults"}},

@@ -21,6 +21,10 @@ import (
 type ChainStore struct {
 	Chains []chain.Chain
 	Steps  []int8 // sub-steps of each chain this frame (-1: off; -2: not finite after the step)
+	// Links holds a character's links between its chains (set-up, with
+	// the scratch their step keeps) on the slot of its first chain; nil
+	// for a character without links and on every other slot.
+	Links []*chain.Linked
 	// Particles holds the chains' simulation data (the fields of
 	// chain.Particles not tagged rest) and Rest their rest data, one copy
 	// per distinct chain shape, shared by every chain built the same way
@@ -63,8 +67,17 @@ func (s *ChainStore) AddChains(chains []chain.Chain, built *chain.Particles, des
 	copy(s.ColliderBones[cf:ce], bones)
 	// A reused range holds what its last owner left.
 	clear(s.Steps[h.First : h.First+h.Count])
+	clear(s.Links[h.First : h.First+h.Count])
 	clear(s.Shapes[cf:ce])
 	return h
+}
+
+// LinksOf returns a character's links, nil for none.
+func (s *ChainStore) LinksOf(h *components.Chains) *chain.Linked {
+	if h.Count == 0 || int(h.First) >= len(s.Links) {
+		return nil
+	}
+	return s.Links[h.First]
 }
 
 // particleRange returns the block of particles a character's chains use.
@@ -86,6 +99,7 @@ func (s *ChainStore) particleRange(h *components.Chains) Range {
 // store before the next frame.
 func (s *ChainStore) Release(h components.Chains) {
 	s.particles.Release(s.particleRange(&h))
+	clear(s.Links[h.First : h.First+h.Count])
 	s.chains.Release(Range{h.First, h.Count})
 	s.colliders.Release(Range{h.ColliderFirst, h.ColliderCount})
 	s.resize()
@@ -163,6 +177,7 @@ func sortOwned(o []owned) []Range {
 func (s *ChainStore) moveChains(dst, src, n int32) {
 	Move(s.Chains, dst, src, n)
 	Move(s.Steps, dst, src, n)
+	Move(s.Links, dst, src, n)
 }
 
 func (s *ChainStore) moveParticles(dst, src, n int32) {
@@ -178,7 +193,7 @@ func (s *ChainStore) moveColliders(dst, src, n int32) {
 // resize sizes the columns to their allocators.
 func (s *ChainStore) resize() {
 	n := s.chains.Len()
-	s.Chains, s.Steps = Resize(s.Chains, n), Resize(s.Steps, n)
+	s.Chains, s.Steps, s.Links = Resize(s.Chains, n), Resize(s.Steps, n), Resize(s.Links, n)
 	n = s.colliders.Len()
 	s.ColliderDescs, s.ColliderBones, s.Shapes = Resize(s.ColliderDescs, n), Resize(s.ColliderBones, n), Resize(s.Shapes, n)
 	resizeParticles(&s.Particles, s.particles.Len())
@@ -305,7 +320,7 @@ func restEqual(a *chain.Particles, at int, b *chain.Particles, lo, n int) bool {
 // small records into one allocation per kind (chain.Gather). Set-up code:
 // it copies.
 func (s *ChainStore) Trim() {
-	s.Chains, s.Steps = TrimSlice(s.Chains), TrimSlice(s.Steps)
+	s.Chains, s.Steps, s.Links = TrimSlice(s.Chains), TrimSlice(s.Steps), TrimSlice(s.Links)
 	chain.Gather(s.Chains)
 	s.ColliderDescs, s.ColliderBones, s.Shapes = TrimSlice(s.ColliderDescs), TrimSlice(s.ColliderBones), TrimSlice(s.Shapes)
 	s.chains.Trim()

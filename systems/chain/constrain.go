@@ -72,6 +72,7 @@ type constrainer struct {
 	colliders []int32      // the chain's, into shapes
 	shapes    []collide.Shape
 	freeze    bool // project on the freeze plane
+	seg       bool // Settings.SegmentCollision: push the segments to the parents out too
 	// slack is how far colliders have pushed particles beyond their kept
 	// length this step, added to the paths and the reach that bound where
 	// the later particles can be.
@@ -90,6 +91,7 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator, a
 	k.p, k.anim, k.pk, k.ps, k.colliders, k.shapes = p, an[:n], pk, paramStride(len(pk)), c.Colliders, shapes
 	k.reach, k.freeze = c.reach, c.freeze() != FreezeNone
 	k.axis = c.axes()
+	k.seg = c.Settings.SegmentCollision
 	cl := &k.cl
 	if len(c.Colliders) > 0 {
 		cl.set(c.Colliders, shapes, p.Pos[0], c.reach*(1+cullMargin))
@@ -161,7 +163,7 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator, a
 		} else {
 			x0, x1, x2 = p0+o0, p1+o1, p2+o2
 		}
-		if mask != 0 && cl.hits(mask, x0, x1, x2, kp.r) {
+		if mask != 0 && (cl.hits(mask, x0, x1, x2, kp.r) || k.seg) {
 			k.again(i, x0, x1, x2, p0, p1, p2, mask, false)
 			continue
 		}
@@ -211,6 +213,19 @@ func (k *constrainer) again(i int, x0, x1, x2, p0, p1, p2 float32, mask uint32, 
 				k.cl.set(k.colliders, k.shapes, p.Pos[0], (k.reach+float32(2*k.slack))*(1+cullMargin))
 			}
 			x0, x1, x2, touched = y0, y1, y2, true
+		}
+	}
+	if k.seg && mask != 0 {
+		if y0, y1, y2, moved := k.segPushMasked(mask, x0, x1, x2, p0, p1, p2, r, ka); moved {
+			x0, x1, x2, touched = y0, y1, y2, true
+			// The particle push after the segment's can leave it past its
+			// kept length: the descendants' bound grows by as much.
+			if e := sqrt32(dot3(x0-p0, x1-p1, x2-p2)) - ka.rl; e > 0 {
+				k.slack += e
+				if !(k.reach+k.slack <= k.cl.reach) {
+					k.cl.set(k.colliders, k.shapes, p.Pos[0], (k.reach+float32(2*k.slack))*(1+cullMargin))
+				}
+			}
 		}
 	}
 	if touched {

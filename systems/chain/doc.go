@@ -37,6 +37,11 @@
 //     which characters share the lanes changes nothing. Lanes.ApplyIn
 //     applies eight such chains side by side in the same way, with the
 //     same bits as ApplyIn on each.
+//   - Links between a character's chains (a skirt's strands in a ring,
+//     a cape's in a strip): LinkChains builds the distance constraints
+//     between neighbouring chains' particles at the same depth, and
+//     StepLinked steps the character's chains together with them, on the
+//     scalar path (see links.go, "Links between chains").
 //   - Clock turns frame time into steps; it is shared with other
 //     simulations that run at an update rate.
 //

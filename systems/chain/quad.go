@@ -24,7 +24,14 @@ import (
 //
 // A Lanes value is scratch: keep one per goroutine (it is about 38 KB) and
 // reuse it. The zero value is ready.
-type Lanes struct{ q quad }
+type Lanes struct {
+	q     quad
+	links LinkScratch
+}
+
+// Links returns the Lanes's scratch for StepLinked: a worker that keeps a
+// Lanes steps its linked characters in it.
+func (q *Lanes) Links() *LinkScratch { return &q.links }
 
 // Release drops what the Lanes holds of the caller's data (the shapes
 // handed to Shapes, and the count of them it bounded), for a Lanes kept
@@ -32,6 +39,7 @@ type Lanes struct{ q quad }
 func (q *Lanes) Release() {
 	q.q.shapes = [LaneCount][]collide.Shape{}
 	q.q.nb, q.q.nbAll = [LaneCount]int{}, 0
+	clear(q.links.views)
 }
 
 // LaneCount is how many chains Lanes.StepsIn and Lanes.ApplyIn take side
@@ -228,6 +236,12 @@ func firstLane(cs *[LaneCount]*Chain, s int) int {
 	return s
 }
 
+// lanesOK reports whether c uses none of the features the lanes do not
+// have (they take the scalar path): collision along segments.
+func (c *Chain) lanesOK() bool {
+	return !(c.Settings.SegmentCollision && len(c.Colliders) > 0)
+}
+
 // quadable reports whether the chains cs can be stepped side by side.
 func quadable(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCount]*Pose, steps *[LaneCount]int) bool {
 	c0 := cs[0]
@@ -238,7 +252,7 @@ func quadable(rest, sim *Particles, cs *[LaneCount]*Chain, poses *[LaneCount]*Po
 	for s, c := range cs {
 		if c == nil || steps[s] != steps[0] || c.RestFirst != c0.RestFirst || c.N != n || !c.fits(n) ||
 			poses[s] == nil || !poseFits(poses[s], c.maxBone) ||
-			c.freeze() != FreezeNone || len(c.Colliders) != len(c0.Colliders) ||
+			c.freeze() != FreezeNone || len(c.Colliders) != len(c0.Colliders) || !c.lanesOK() ||
 			c.First < 0 || c.First+n > len(sim.Pos) || c.First+n > len(sim.Prev) || c.First+n > len(sim.Collided) {
 			return false
 		}

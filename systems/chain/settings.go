@@ -162,6 +162,13 @@ type Settings struct {
 	// Teleport is what the chain does on a jump (see TeleportDistance):
 	// TeleportReset (the default) or TeleportKeep.
 	Teleport TeleportMode
+	// SegmentCollision keeps the segment between each particle and its
+	// parent out of the chain's Outside sphere and capsule colliders, not
+	// only the particles (see "Collision along segments" in
+	// segcollide.go), so that a thin collider cannot pass between two
+	// particles. Default false. A chain with it (and colliders) takes the
+	// scalar path instead of the SIMD lanes.
+	SegmentCollision bool
 }
 
 // GravityFromDynamicBone converts a DynamicBone gravity or force, given as
