@@ -306,7 +306,7 @@ func buildSkirt(cfg config) (*demo, error) {
 		}
 	}
 	if err == nil {
-		_, err = scene.AddSkirtChains(w, e, rand.New(rand.NewSource(cfg.seed)), cfg.chain.apply)
+		_, err = scene.AddSkirtChains(w, e, rand.New(rand.NewSource(cfg.seed)), cfg.chain.apply, scene.SkirtLinked)
 	}
 	if err != nil {
 		w.Close()

@@ -50,6 +50,7 @@ type config struct {
 	// its characters the skirt metrics read every frame.
 	rig         string
 	skirtSample int
+	plainSkirt  bool   // -rig skirt: independent strands, particles only (contrast)
 	plot        string // .png or .svg: frame and system times per frame, and a histogram
 }
 
@@ -71,6 +72,7 @@ func main() {
 	flag.StringVar(&cfg.chains, "chains", "dynamic", "the 62 secondary joints as dynamic chains (dynamic) or VRM spring bones (vrm)")
 	flag.StringVar(&cfg.rig, "rig", "standard", "standard, or skirt: the standard rig plus a 12-strand ring skirt, leg capsules and clips walking, running, kicking and sitting; the report adds the skirt's penetration and stretch")
 	flag.IntVar(&cfg.skirtSample, "skirtsample", 64, "-rig skirt: characters whose skirt is measured every frame (evenly spread)")
+	flag.BoolVar(&cfg.plainSkirt, "plainskirt", false, "-rig skirt: 12 independent strands colliding as particles (for contrast), not the linked skirt with segment collision")
 	flag.Func("plot", "write frame and per-system times per frame (stacked) and a frame-time histogram to this .png or .svg", func(path string) error {
 		_, err := plotFormat(path)
 		cfg.plot = path

@@ -23,7 +23,11 @@ import (
 func simulate(cfg config, out io.Writer) (*report, error) {
 	setupStart := time.Now()
 	skirt := cfg.rig == scene.RigSkirt
-	sc, err := scene.New(scene.Config{Characters: cfg.characters, Seed: cfg.seed, Rig: cfg.rig})
+	mode := scene.SkirtLinked
+	if cfg.plainSkirt {
+		mode = scene.SkirtPlain
+	}
+	sc, err := scene.New(scene.Config{Characters: cfg.characters, Seed: cfg.seed, Rig: cfg.rig, Skirt: mode})
 	if err != nil {
 		return nil, err
 	}

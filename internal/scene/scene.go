@@ -112,6 +112,9 @@ type Config struct {
 	// Rig is the skeleton: RigStandard ("" too) for SkeletonDesc or
 	// RigSkirt for SkirtSkeletonDesc.
 	Rig string
+	// Skirt is how RigSkirt's skirt is simulated (SkirtLinked, the
+	// default, or SkirtPlain).
+	Skirt SkirtMode
 }
 
 // The rigs Config.Rig names.
@@ -133,6 +136,7 @@ type Scene struct {
 	Skeleton *sway.Skeleton
 	Chars    []Character
 	seed     int64
+	skirt    SkirtMode
 }
 
 // New builds the scene's skeleton and per-character parameters.
@@ -157,7 +161,7 @@ func New(cfg Config) (*Scene, error) {
 	}
 	rng := rand.New(rand.NewSource(cfg.Seed))
 	side := int(math.Ceil(math.Sqrt(float64(cfg.Characters))))
-	s := &Scene{Skeleton: skel, Chars: make([]Character, cfg.Characters), seed: cfg.Seed}
+	s := &Scene{Skeleton: skel, Chars: make([]Character, cfg.Characters), seed: cfg.Seed, skirt: cfg.Skirt}
 	for i := range s.Chars {
 		s.Chars[i] = Character{
 			Home:   mgl32.Vec3{float32(i%side) * cfg.Spacing, 0, float32(i/side) * cfg.Spacing},

@@ -138,17 +138,46 @@ func SkirtChainSettings() sway.ChainSettings {
 	return s
 }
 
+// SkirtMode says how a skirt is simulated.
+type SkirtMode uint8
+
+const (
+	// SkirtLinked ties each strand to its neighbours around the ring
+	// (Chains.SetLinks: stiff links with stretch and compression
+	// limits) and collides the segments between particles with the leg
+	// capsules (ChainSettings.SegmentCollision): what a skirt needs.
+	SkirtLinked SkirtMode = iota
+	// SkirtPlain is 12 independent strands colliding as particles only,
+	// shown for contrast.
+	SkirtPlain
+)
+
+// SkirtLinkSettings are the links between neighbouring strands: stiff
+// (1e-4 m/N), two iterations per sub-step, and a neighbour distance held
+// within 8 % of the animated pose's.
+func SkirtLinkSettings() sway.ChainLinkSettings {
+	return sway.ChainLinkSettings{Compliance: 1e-4, Iterations: 2, MaxStretch: 0.08, MaxCompression: 0.08}
+}
+
 // ConfigureSkirt is called once per skirt character after its chains are
-// added (AddSkirtChains), with the handle and where the strands are.
-//
-// Hook: this is where a skirt character's chains are tied together
-// (links between neighbouring strands of ring, closed), and where the
-// strands' roots are set to follow the legs; with today's chains it does
-// nothing, and the skirt is 12 independent strands colliding as
-// particles.
-func ConfigureSkirt(w *sway.World, e ecs.Entity, chains sway.Chains, ring SkirtRing) error {
-	_, _, _, _ = w, e, chains, ring
-	return nil
+// added (AddSkirtChains), with the handle and where the strands are: in
+// SkirtLinked mode it links the ring's strands, closed.
+func ConfigureSkirt(w *sway.World, e ecs.Entity, chains sway.Chains, ring SkirtRing, mode SkirtMode) error {
+	_, _ = w, e
+	if mode == SkirtPlain {
+		return nil
+	}
+	strands := make([]int, ring.Count)
+	for k := range strands {
+		strands[k] = ring.First + k
+	}
+	links := sway.ChainLinks{ChainLinkSettings: SkirtLinkSettings()}
+	if ring.Closed {
+		links.Rings = [][]int{strands}
+	} else {
+		links.Strips = [][]int{strands}
+	}
+	return chains.SetLinks(links)
 }
 
 // AddSkirtChains gives one character of the skirt rig its chains: the
@@ -156,18 +185,21 @@ func ConfigureSkirt(w *sway.World, e ecs.Entity, chains sway.Chains, ring SkirtR
 // the skirt (SkirtChainSpecs), both drawn from rng, every chain's
 // settings passed through tweak when it is not nil, with SkirtColliders;
 // then ConfigureSkirt.
-func AddSkirtChains(w *sway.World, e ecs.Entity, rng *rand.Rand, tweak func(*sway.ChainSettings)) (sway.Chains, error) {
+func AddSkirtChains(w *sway.World, e ecs.Entity, rng *rand.Rand, tweak func(*sway.ChainSettings), mode SkirtMode) (sway.Chains, error) {
 	specs := ChainSpecs(rng)
 	ring := SkirtRing{First: len(specs), Count: SkirtStrands, Closed: true}
 	specs = append(specs, SkirtChainSpecs(rng)...)
-	if tweak != nil {
-		for i := range specs {
+	for i := range specs {
+		if tweak != nil {
 			tweak(&specs[i].Settings)
+		}
+		if i >= ring.First && mode == SkirtLinked {
+			specs[i].Settings.SegmentCollision = true
 		}
 	}
 	h, err := w.Chains().Add(e, SkirtColliders(), specs)
 	if err != nil {
 		return h, err
 	}
-	return h, ConfigureSkirt(w, e, h, ring)
+	return h, ConfigureSkirt(w, e, h, ring, mode)
 }

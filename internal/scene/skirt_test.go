@@ -311,7 +311,7 @@ func BenchmarkSkirtProbe(b *testing.B) {
 	if _, err := w.Animation().Add(e, space, a); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := AddSkirtChains(w, e, rand.New(rand.NewSource(1)), nil); err != nil {
+	if _, err := AddSkirtChains(w, e, rand.New(rand.NewSource(1)), nil, SkirtLinked); err != nil {
 		b.Fatal(err)
 	}
 	for f := 0; f < 21; f++ {

@@ -316,7 +316,7 @@ func (s *Scene) BuildSkirt(w *sway.World, ents []ecs.Entity, chainSeed int64, sp
 	rng := rand.New(rand.NewSource(chainSeed))
 	earrings := EarringSpecs()
 	for i, e := range ents {
-		if _, err := AddSkirtChains(w, e, rng, nil); err != nil {
+		if _, err := AddSkirtChains(w, e, rng, nil, s.skirt); err != nil {
 			return err
 		}
 		if _, err := w.SimpleSprings().Add(e, earrings); err != nil {
