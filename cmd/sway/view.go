@@ -622,7 +622,7 @@ func (s *viewSim) run(ctx context.Context) {
 		case cmd := <-s.cmds:
 			s.apply(cmd)
 		case <-tick.C:
-			if s.state.Playing {
+			if s.state.Playing && len(s.clients) > 0 { // no page, no time passes
 				s.advance()
 			}
 		}
@@ -641,6 +641,9 @@ func (s *viewSim) advance() {
 	}
 	if err := s.w.Step(float32(dt)); err != nil {
 		s.broadcast(viewError{Type: "error", Error: err.Error()})
+		return
+	}
+	if len(s.clients) == 0 {
 		return
 	}
 	if b := s.frameBytes(); b != nil {

@@ -14,7 +14,7 @@ const view = {
   dirty: false, // a frame not yet uploaded
   meshes: [], // GL objects per primitive
   ws: null,
-  yaw: 0.6, pitch: 0.25, dist: 3.2, target: [0, 0.8, 0],
+  yaw: 0.6, pitch: 0.25, dist: 3.2, target: [0, 0.8, 0], followed: false,
 };
 
 function setStatus() {
@@ -22,8 +22,7 @@ function setStatus() {
   if (s !== "error" && view.ws && view.ws.readyState === WebSocket.OPEN) s = "running";
   statusEl.dataset.state = s;
   statusEl.dataset.frames = String(view.frames);
-  statusEl.textContent = s + " · " + view.frames + " frames · " + statusEl.dataset.fps + " fps" +
-    (view.state ? " · t " + view.state.time.toFixed(1) + " s" : "");
+  statusEl.textContent = s + " · " + view.frames + " frames · " + statusEl.dataset.fps + " fps";
 }
 
 function showError(msg) {
@@ -274,7 +273,9 @@ function render() {
     if ($("follow").checked && h.follow >= 0) {
       const m = view.frame.subarray(16 * h.follow, 16 * h.follow + 16);
       const p = point(m, h.bind.slice(16 * h.follow + 12, 16 * h.follow + 15));
-      for (let k = 0; k < 3; k++) view.target[k] += (p[k] - view.target[k]) * 0.1;
+      const snap = !view.followed; // the first frame: there at once
+      for (let k = 0; k < 3; k++) view.target[k] += (p[k] - view.target[k]) * (snap ? 1 : 0.1);
+      view.followed = true;
     }
   }
   const t = view.target;
@@ -333,7 +334,7 @@ function connect() {
   };
   ws.onmessage = (ev) => {
     if (ev.data instanceof ArrayBuffer) {
-      view.frame = new Float32Array(ev.data);
+      view.frame = new Float32Array(ev.data); // little-endian, as every browser's host is
       view.frames++;
       view.dirty = true;
       statusEl.dataset.frames = String(view.frames);
@@ -405,7 +406,16 @@ for (const k of TUNED) {
 $("springsPause").onclick = () => send({ cmd: "springs", action: view.state && view.state.springsPaused ? "resume" : "pause" });
 $("springsReset").onclick = () => send({ cmd: "springs", action: "reset" });
 
+// The page's address can set the camera and the overlays, for recording
+// and tests: ?dist=4&yaw=0.6&pitch=0.25&follow=0&bones=1&colliders=1&mesh=0
+function fromAddress() {
+  const q = new URLSearchParams(location.search);
+  for (const k of ["dist", "yaw", "pitch"]) if (q.has(k) && isFinite(Number(q.get(k)))) view[k] = Number(q.get(k));
+  for (const k of ["follow", "bones", "colliders", "mesh"]) if (q.has(k)) $(k).checked = q.get(k) !== "0";
+}
+
 async function start() {
+  fromAddress();
   try {
     initGL();
     const res = await fetch("model.glb");
