@@ -3,6 +3,7 @@ module github.com/sway-anim/sway
 go 1.26.0
 
 require (
+	github.com/coder/websocket v1.8.15
 	github.com/go-gl/mathgl v1.2.0
 	github.com/mlange-42/arche v0.15.3
 	github.com/mlange-42/arche-model v0.10.0

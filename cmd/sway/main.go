@@ -19,6 +19,11 @@
 //	sway demo [-out FILE]
 //	                    write the project's demo avatar, a VRM 1.0 file
 //	                    (sway-demo.vrm; -out - for standard output)
+//	sway view [FILE] [-port N]
+//	                    serve a page on 127.0.0.1 that draws the file's
+//	                    skinned mesh (none: the demo avatar) with sway
+//	                    driving its bones, the root on a chosen path, and
+//	                    tunes its springs live
 //
 // What the loader warns about a file is never dropped: inspect lists a
 // loaded rig's warnings, trace prints them to standard error, and when a
@@ -40,6 +45,7 @@ const usage = `usage: sway inspect FILE
        sway trace FILE [-frames N] [-dt S] [-root-path PATH.json] [-out OUT] [-format json|csv]
                   [-clip NAME | -vrma CLIP.vrma] [-in-place]
        sway demo [-out FILE]
+       sway view [FILE] [-port N]
 
   inspect   print the skeleton tree, springs (with joint limits), colliders
             and humanoid map of a .glb, .vrm or .gltf file, and its warnings
@@ -50,6 +56,11 @@ const usage = `usage: sway inspect FILE
             first) per frame, as JSON or CSV, to OUT (none: standard output)
   demo      write the project's demo avatar (VRM 1.0) to FILE (sway-demo.vrm;
             -: standard output)
+  view      serve a page on 127.0.0.1, port N (0: a free one; the URL is
+            printed), that draws FILE's skinned meshes (none: the demo avatar)
+            as sway moves them at 60 Hz: root paths (walk, stand, sprint,
+            turn, teleport), play, pause, step, time scale, live spring
+            settings; until interrupted
 `
 
 func main() {
@@ -95,6 +106,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		case err != nil:
 			fmt.Fprintf(stderr, "sway demo: %v\n", err)
+			return 1
+		}
+		return 0
+	case "view":
+		err := view(stdout, stderr, args[1:])
+		var ue usageError
+		switch {
+		case errors.As(err, &ue):
+			fmt.Fprintf(stderr, "sway view: %v\n%s", ue.error, usage)
+			return 2
+		case err != nil:
+			fmt.Fprintf(stderr, "sway view: %v\n", err)
 			return 1
 		}
 		return 0
