@@ -303,6 +303,7 @@ const rigType = "Rig"
 // rigPlan is what AddRig makes of a rig's springs.
 type rigPlan struct {
 	specs    []VRMSpringSpec
+	from     []int           // the rig spring each of specs comes from
 	first    map[string]bool // bones that must be their parent's first child
 	warnings []string
 }
@@ -353,8 +354,35 @@ func planRig(r *Rig) rigPlan {
 			p.first[tail] = true
 		}
 		p.specs = append(p.specs, spec)
+		p.from = append(p.from, i)
 	}
 	return p
+}
+
+// AddedSpring is one VRM spring AddRig gives a character of the rig: the
+// rig spring it comes from and the joints it keeps (see AddRig: a 1.0
+// spring's tail is not a joint, a bone another spring already has ends
+// it). Its index in AddedSprings is its index for the VRMSprings handle.
+type AddedSpring struct {
+	Spring int      // index into Rig.Springs
+	Name   string   // the rig spring's name
+	Joints []string // the joints' bones, root to tip
+}
+
+// AddedSprings returns the springs AddRig gives a character of r, in the
+// order the VRMSprings handle numbers them (JointSettings(i, j),
+// SetSpringSettings(i, …)): tools that name or tune a loaded avatar's
+// springs read them here rather than repeat AddRig's rules.
+func (r *Rig) AddedSprings() []AddedSpring {
+	if r == nil {
+		return nil
+	}
+	p := planRig(r)
+	out := make([]AddedSpring, len(p.specs))
+	for k, spec := range p.specs {
+		out[k] = AddedSpring{Spring: p.from[k], Name: r.Springs[p.from[k]].Name, Joints: spec.Joints}
+	}
+	return out
 }
 
 // firstChildrenFirst returns desc with the bones of first listed before

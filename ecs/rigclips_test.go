@@ -129,3 +129,38 @@ func TestRigNodeBones(t *testing.T) {
 	}
 	t.Logf("%d nodes: %d bones, %d outside the skeleton", len(r.NodeBones), bones, outside)
 }
+
+// Rig.AddedSprings lists the springs AddRig gives a character, in the
+// handle's order: as many as it has, each with as many joints, a 1.0
+// spring's tail left out, VRM 0.x springs whole.
+func TestRigAddedSprings(t *testing.T) {
+	for _, v := range []sway.RigVersion{sway.RigVRM1, sway.RigVRM0} {
+		t.Run(v.String(), func(t *testing.T) {
+			w, e, r := rigWorld(t, writeRigFile(t, v, gltfrig.FixtureOptions{Branch: v == sway.RigVRM0}))
+			added := r.AddedSprings()
+			h := w.VRMSprings().Of(e)
+			if len(added) == 0 || len(added) != h.Len() {
+				t.Fatalf("%d added springs, the character has %d", len(added), h.Len())
+			}
+			for i, a := range added {
+				rs := r.Springs[a.Spring]
+				if a.Name != rs.Name {
+					t.Fatalf("spring %d: name %q, the rig's %q", i, a.Name, rs.Name)
+				}
+				want := len(rs.Joints)
+				if rs.VirtualTail == 0 {
+					want-- // 1.0: the last joint is only the tail
+				}
+				if len(a.Joints) > want || len(a.Joints) == 0 {
+					t.Fatalf("spring %d (%s): %d joints of the rig spring's %d", i, a.Name, len(a.Joints), want)
+				}
+				if _, err := h.JointSettings(i, len(a.Joints)-1); err != nil {
+					t.Fatalf("spring %d: its last joint %d: %v", i, len(a.Joints)-1, err)
+				}
+				if _, err := h.JointSettings(i, len(a.Joints)); err == nil {
+					t.Fatalf("spring %d has more joints than AddedSprings says (%d)", i, len(a.Joints))
+				}
+			}
+		})
+	}
+}

@@ -543,13 +543,7 @@ func newViewSim(r *sway.Rig, name string) (*viewSim, error) {
 		h.Collider = append(h.Collider, viewColl{Joint: k, Bone: c.Bone, Kind: kind, Inside: c.Shape.Bound != 0,
 			Offset: off, Tail: tail, Radius: c.Shape.Radius, TailRadius: c.Shape.TailRadius})
 	}
-	names, joints := addedSprings(r)
-	if len(names) != s.springs.Len() { // AddRig's rules changed: name them by index
-		names, joints = nil, nil
-		for i := range s.springs.Len() {
-			names, joints = append(names, fmt.Sprintf("spring %d", i)), append(joints, nil)
-		}
-	}
+	names, joints := addedSprings(r) // the library's own list, in the handle's order
 	for i, n := range names {
 		js, err := s.springs.JointSettings(i, 0)
 		if err != nil {
@@ -566,34 +560,11 @@ func newViewSim(r *sway.Rig, name string) (*viewSim, error) {
 	return s, nil
 }
 
-// addedSprings names the springs AddRig adds, in its order, with their
-// swinging joints: a VRM 1.0 spring's last joint is its tail, a spring
-// with nothing to swing is left out, and a bone already a joint of an
-// earlier spring ends a later one there (see AddRig).
+// addedSprings names the springs AddRig adds, in the VRMSprings handle's
+// order, with their swinging joints (Rig.AddedSprings).
 func addedSprings(r *sway.Rig) (names []string, joints [][]string) {
-	owned := map[string]bool{}
-	for _, s := range r.Springs {
-		js := s.Joints
-		if s.VirtualTail == 0 {
-			if len(js) < 2 {
-				continue
-			}
-			js = js[:len(js)-1]
-		}
-		var kept []string
-		for _, j := range js {
-			if owned[j.Bone] {
-				break
-			}
-			kept = append(kept, j.Bone)
-		}
-		if len(kept) == 0 {
-			continue
-		}
-		for _, b := range kept {
-			owned[b] = true
-		}
-		names, joints = append(names, s.Name), append(joints, kept)
+	for _, a := range r.AddedSprings() {
+		names, joints = append(names, a.Name), append(joints, a.Joints)
 	}
 	return names, joints
 }
