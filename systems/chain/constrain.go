@@ -2,6 +2,7 @@ package chain
 
 import (
 	"github.com/go-gl/mathgl/mgl32"
+	"math"
 
 	"github.com/sway-anim/sway/internal/mathx"
 	"github.com/sway-anim/sway/systems/collide"
@@ -73,6 +74,10 @@ type constrainer struct {
 	shapes    []collide.Shape
 	freeze    bool // project on the freeze plane
 	seg       bool // Settings.SegmentCollision: push the segments to the parents out too
+	// limit: Settings.LimitAngleDegrees in (0, 180), the cone's cosine
+	// and sine.
+	limit          bool
+	limCos, limSin float32
 	// slack is how far colliders have pushed particles beyond their kept
 	// length this step, added to the paths and the reach that bound where
 	// the later particles can be.
@@ -92,6 +97,10 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator, a
 	k.reach, k.freeze = c.reach, c.freeze() != FreezeNone
 	k.axis = c.axes()
 	k.seg = c.Settings.SegmentCollision
+	if a := c.Settings.LimitAngleDegrees; a > 0 && a < 180 {
+		s, cs := math.Sincos(float64(a) * (math.Pi / 180))
+		k.limit, k.limCos, k.limSin = true, float32(cs), float32(s)
+	}
 	cl := &k.cl
 	if len(c.Colliders) > 0 {
 		cl.set(c.Colliders, shapes, p.Pos[0], c.reach*(1+cullMargin))
@@ -148,6 +157,9 @@ func constrain(p *Particles, c *Chain, shapes []collide.Shape, in *integrator, a
 			l := sqrt32(float32(d0*d0) + float32(d1*d1) + float32(d2*d2))
 			s := (l - maxLen) / l
 			x0, x1, x2 = x0+float32(d0*s), x1+float32(d1*s), x2+float32(d2*s)
+		}
+		if k.limit {
+			x0, x1, x2 = limitCone(x0, x1, x2, p0, p1, p2, o0, o1, o2, k.limCos, k.limSin)
 		}
 		// Colliders: tested inline, pushed out of line (a call only where
 		// a particle touches one).

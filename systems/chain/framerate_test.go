@@ -21,7 +21,7 @@ func tipPath(t *testing.T, mode StepMode, fps int, naive bool) []mgl32.Vec3 {
 func tipPathAt(t *testing.T, mode StepMode, fps int, naive bool, rate float32, maxSteps int) []mgl32.Vec3 {
 	r := line(4, 0.25)
 	s := DefaultSettings()
-	s.Mode, s.MaxSubSteps = mode, maxSteps
+	s.Mode, s.MaxSubSteps = mode, int32(maxSteps)
 	if rate > 0 {
 		s.UpdateRate = rate
 	}

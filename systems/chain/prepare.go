@@ -125,7 +125,7 @@ func prepare(v *prepView, c *Chain, pose *Pose, f *object) int {
 
 	// The chain keeps only the clock's accumulator: rate and cap come from
 	// the settings every frame, so that an edit takes effect at once.
-	clock := Clock{Rate: s.UpdateRate, MaxSteps: min(s.MaxSubSteps, MaxSubStepsLimit), acc: c.acc} // MaxSteps <= 0: the default
+	clock := Clock{Rate: s.UpdateRate, MaxSteps: int(min(s.MaxSubSteps, MaxSubStepsLimit)), acc: c.acc} // MaxSteps <= 0: the default
 	c.variable = s.Mode == Variable
 	steps := 0
 	if c.variable {

@@ -237,9 +237,10 @@ func firstLane(cs *[LaneCount]*Chain, s int) int {
 }
 
 // lanesOK reports whether c uses none of the features the lanes do not
-// have (they take the scalar path): collision along segments.
+// have (they take the scalar path): collision along segments, an angle
+// limit.
 func (c *Chain) lanesOK() bool {
-	return !(c.Settings.SegmentCollision && len(c.Colliders) > 0)
+	return !(c.Settings.SegmentCollision && len(c.Colliders) > 0) && !(c.Settings.LimitAngleDegrees > 0)
 }
 
 // quadable reports whether the chains cs can be stepped side by side.

@@ -131,8 +131,9 @@ type Settings struct {
 	// MaxSubSteps caps the steps of one frame (a hitch is not caught up):
 	// 0..MaxSubStepsLimit (64); 0, the default, means DefaultMaxSubSteps
 	// (3), DynamicBone's cap. A high UpdateRate needs a higher cap at low
-	// frame rates: 240 Hz at 30 fps is 8 steps.
-	MaxSubSteps int
+	// frame rates: 240 Hz at 30 fps is 8 steps. An int32, so that the
+	// record keeps its five cache lines.
+	MaxSubSteps int32
 
 	// Teleport: a character move longer than TeleportDistance (metres,
 	// >= 0, default 1), or a turn larger than TeleportAngleDegrees
@@ -149,6 +150,16 @@ type Settings struct {
 	// the world origin until it is set); particles are reset when it
 	// comes back.
 	DisableDistance float32
+
+	// LimitAngleDegrees, in degrees (0..180; 0, the default, is no
+	// limit), keeps each segment within a cone around its animated
+	// direction: the angle between a particle's offset from its parent and
+	// the animated pose's is at most this, the particle turned about its
+	// parent (its distance kept) when it would go past. Applied in every
+	// sub-step after integration and the pulls, before the colliders,
+	// which win (KawaiiPhysics' LimitAngle). A chain with a limit takes
+	// the scalar path instead of the SIMD lanes.
+	LimitAngleDegrees float32
 
 	// The modes, one byte each, last so that the record packs tight.
 
@@ -240,6 +251,9 @@ func (s *Settings) Validate() error {
 	}
 	if s.MaxSubSteps < 0 || s.MaxSubSteps > MaxSubStepsLimit {
 		return check.Errorf(settingsType, "MaxSubSteps", s.MaxSubSteps, "must be in 0..64 (0: the default, 3)")
+	}
+	if err := check.Range(settingsType, "LimitAngleDegrees", s.LimitAngleDegrees, 0, 180); err != nil {
+		return err
 	}
 	if s.Teleport > TeleportKeep {
 		return check.Errorf(settingsType, "Teleport", s.Teleport, "must be TeleportReset or TeleportKeep")
