@@ -77,6 +77,23 @@ type ChainSpec struct {
 	// range in chain.Settings; start from DefaultChainSettings (the zero
 	// value has Weight 0, which leaves the chain off).
 	Settings ChainSettings
+	// Sync, when not nil, makes the chain's root bone follow another
+	// bone's motion before the simulation runs (KawaiiPhysics' SyncBone):
+	// a skirt's front strands moving forward with the thigh as the leg
+	// lifts. Default nil: the root follows the animation alone.
+	Sync *ChainSync
+}
+
+// ChainSync makes a chain's root bone follow a driver bone: every frame,
+// before the chains are prepared, the root bone moves by Weight times the
+// driver's displacement from its rest position, per axis of the
+// character's model space (metres, +Y up, +Z forward). Weight's
+// components are 0..1 (0: that axis is not followed). The root's local
+// translation is changed for the frame only; the animation or the rest
+// pose gives it afresh the next.
+type ChainSync struct {
+	Bone   string     // the driver: a bone of the character that is not the chain's root
+	Weight mgl32.Vec3 // per model-space axis, each 0..1
 }
 
 // ChainFeature adds dynamic chains to characters and finds them again
@@ -155,6 +172,7 @@ func (w *World) addChains(e ecs.Entity, colliders []ColliderSpec, chains []Chain
 	}
 	var built chain.Particles
 	out := make([]chain.Chain, len(chains))
+	var syncs []chain.RootSync
 	for i, spec := range chains {
 		field := fmt.Sprintf("[%d]", i)
 		d := chain.Desc{Root: int32(skel.Index(spec.Root)), EndLength: spec.EndLength, EndOffset: spec.EndOffset, Settings: spec.Settings}
@@ -177,12 +195,32 @@ func (w *World) addChains(e ecs.Entity, colliders []ColliderSpec, chains []Chain
 		if err := builder.Build(&built, &out[i], &d); err != nil {
 			return fmt.Errorf("ChainSpec%s: %w", field, err)
 		}
+		if sy := spec.Sync; sy != nil {
+			drv := skel.Index(sy.Bone)
+			switch {
+			case drv < 0:
+				return check.Errorf("ChainSpec", field+".Sync.Bone", sy.Bone, "no bone has this name")
+			case int32(drv) == d.Root:
+				return check.Errorf("ChainSpec", field+".Sync.Bone", sy.Bone, "is the chain's root: a root cannot follow itself")
+			case d.Root == 0:
+				return check.Errorf("ChainSpec", field+".Root", spec.Root, "a synced root needs a parent bone")
+			}
+			for a, wgt := range sy.Weight {
+				if err := check.Range("ChainSpec", fmt.Sprintf("%s.Sync.Weight[%d]", field, a), wgt, 0, 1); err != nil {
+					return err
+				}
+			}
+			syncs = append(syncs, chain.RootSync{Root: d.Root, Driver: int32(drv), Weight: sy.Weight, DriverRest: skel.ModelPos()[drv]})
+		}
 	}
 	if err := w.checkChainOverlaps(e, skel, out, &built); err != nil {
 		return err
 	}
 	st := w.chainStore()
 	h := st.AddChains(out, &built, descs, bones)
+	if len(syncs) > 0 {
+		st.Syncs[h.First] = syncs
+	}
 	_, root := w.chars.Get(e)
 	systems.StartChains(st, w.view, w.pool, skel, pose, root, &h)
 	cm := generic.NewMap1[components.Chains](w.ecs)

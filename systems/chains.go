@@ -1,6 +1,8 @@
 package systems
 
 import (
+	"github.com/go-gl/mathgl/mgl32"
+
 	"unsafe"
 
 	"github.com/mlange-42/arche/ecs"
@@ -126,6 +128,9 @@ func prepareChains(s *chainSystem, lo, hi int) {
 				steps[k] = -1
 			}
 			continue
+		}
+		if syncs := st.SyncsOf(h); len(syncs) > 0 {
+			syncRoots(s.pool, s.reg.Skeletons[it.pose.Skeleton], it.pose, it.root, syncs)
 		}
 		pose := posePart(s.pool, it.pose)
 		cf, ce := h.ColliderFirst, h.ColliderFirst+h.ColliderCount
@@ -480,4 +485,42 @@ func subtreeFK(s *chainSystem, it featureRef[components.Chains], c *chain.Chain,
 	scale := s.pool.LocalScale[it.pose.First : it.pose.First+it.pose.Count]
 	fk.Run(pose.WorldPos, pose.WorldRot, pose.WorldScale, skel.Parents(), pose.LocalPos, pose.LocalRot, scale,
 		it.root.Pos, it.root.Rot, it.root.Scale, lowest, int(skel.SubtreeEnd(int(s.st.Rest.Bone[c.RestFirst]))))
+}
+
+// syncRoots moves each synced chain root bone by its driver's
+// displacement from rest, weighted per axis of the model space
+// (chain.RootSync), and brings the pose up to date again. It writes the
+// roots' local translations, which the pose reset or the animation writes
+// afresh every frame, so the offset does not accumulate. The pose must be
+// current (Sync) and the root finite.
+func syncRoots(pool *rig.Pool, skel *rig.Skeleton, p *components.Pose, root *components.Root, syncs []chain.RootSync) {
+	a, parents := p.First, skel.Parents()
+	inv := root.Rot.Conjugate()
+	for i := range syncs {
+		sy := &syncs[i]
+		if sy.Root <= 0 || sy.Root >= p.Count || sy.Driver < 0 || sy.Driver >= p.Count {
+			continue // validated at set-up: only a component written by hand
+		}
+		// The driver in model space: the root's transform undone.
+		wd := inv.Rotate(pool.WorldPos[a+sy.Driver].Sub(root.Pos))
+		md := mgl32.Vec3{safeDiv(wd[0], root.Scale[0]), safeDiv(wd[1], root.Scale[1]), safeDiv(wd[2], root.Scale[2])}
+		off := sy.Offset(md)
+		// The model-space offset in the root bone's parent space.
+		world := root.Rot.Rotate(mgl32.Vec3{off[0] * root.Scale[0], off[1] * root.Scale[1], off[2] * root.Scale[2]})
+		pb := a + parents[sy.Root]
+		l := pool.WorldRot[pb].Conjugate().Rotate(world)
+		ps := pool.WorldScale[pb]
+		l = mgl32.Vec3{safeDiv(l[0], ps[0]), safeDiv(l[1], ps[1]), safeDiv(l[2], ps[2])}
+		pool.LocalPos[a+sy.Root] = pool.LocalPos[a+sy.Root].Add(l)
+		p.MarkDirty(sy.Root, skel.SubtreeEnd(int(sy.Root)))
+	}
+	Sync(pool, skel, p, root)
+}
+
+// safeDiv is a/b, or 0 for a b of 0.
+func safeDiv(a, b float32) float32 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
 }

@@ -48,7 +48,7 @@ func TestSnapshotCoversEveryField(t *testing.T) {
 		{components.IKLimb{}, []string{"Upper", "Middle", "End", "Settings", "Target", "TargetRot", "UseTargetRot",
 			"Hint", "HintSpace", "Reached"}},
 		{components.Chains{}, []string{"First", "Count", "ColliderFirst", "ColliderCount", "Control", "Faults"}},
-		{store.ChainStore{}, []string{"Chains", "Steps", "Links", "Particles", "Rest", "ColliderDescs", "ColliderBones", "Shapes",
+		{store.ChainStore{}, []string{"Chains", "Steps", "Links", "Syncs", "Particles", "Rest", "ColliderDescs", "ColliderBones", "Shapes",
 			"chains", "particles", "colliders", "shapes"}},
 		{chain.Chain{}, []string{"Colliders", "First", "N", "RestFirst", "pk", "axis", "sized", "perParticle",
 			"variable", "steps", "covers", "move", "force", "animRoot", "reach", "h", "rootFrom", "prevH", "total",

@@ -25,6 +25,10 @@ type ChainStore struct {
 	// the scratch their step keeps) on the slot of its first chain; nil
 	// for a character without links and on every other slot.
 	Links []*chain.Linked
+	// Syncs holds a character's root syncs (chain.RootSync, set-up) on
+	// the slot of its first chain; nil elsewhere and for a character
+	// without any.
+	Syncs [][]chain.RootSync
 	// Particles holds the chains' simulation data (the fields of
 	// chain.Particles not tagged rest) and Rest their rest data, one copy
 	// per distinct chain shape, shared by every chain built the same way
@@ -68,8 +72,17 @@ func (s *ChainStore) AddChains(chains []chain.Chain, built *chain.Particles, des
 	// A reused range holds what its last owner left.
 	clear(s.Steps[h.First : h.First+h.Count])
 	clear(s.Links[h.First : h.First+h.Count])
+	clear(s.Syncs[h.First : h.First+h.Count])
 	clear(s.Shapes[cf:ce])
 	return h
+}
+
+// SyncsOf returns a character's root syncs, nil for none.
+func (s *ChainStore) SyncsOf(h *components.Chains) []chain.RootSync {
+	if h.Count == 0 || int(h.First) >= len(s.Syncs) {
+		return nil
+	}
+	return s.Syncs[h.First]
 }
 
 // LinksOf returns a character's links, nil for none.
@@ -100,6 +113,7 @@ func (s *ChainStore) particleRange(h *components.Chains) Range {
 func (s *ChainStore) Release(h components.Chains) {
 	s.particles.Release(s.particleRange(&h))
 	clear(s.Links[h.First : h.First+h.Count])
+	clear(s.Syncs[h.First : h.First+h.Count])
 	s.chains.Release(Range{h.First, h.Count})
 	s.colliders.Release(Range{h.ColliderFirst, h.ColliderCount})
 	s.resize()
@@ -178,6 +192,7 @@ func (s *ChainStore) moveChains(dst, src, n int32) {
 	Move(s.Chains, dst, src, n)
 	Move(s.Steps, dst, src, n)
 	Move(s.Links, dst, src, n)
+	Move(s.Syncs, dst, src, n)
 }
 
 func (s *ChainStore) moveParticles(dst, src, n int32) {
@@ -194,6 +209,7 @@ func (s *ChainStore) moveColliders(dst, src, n int32) {
 func (s *ChainStore) resize() {
 	n := s.chains.Len()
 	s.Chains, s.Steps, s.Links = Resize(s.Chains, n), Resize(s.Steps, n), Resize(s.Links, n)
+	s.Syncs = Resize(s.Syncs, n)
 	n = s.colliders.Len()
 	s.ColliderDescs, s.ColliderBones, s.Shapes = Resize(s.ColliderDescs, n), Resize(s.ColliderBones, n), Resize(s.Shapes, n)
 	resizeParticles(&s.Particles, s.particles.Len())
