@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"image"
+	"image/gif"
 	"image/png"
 	"os"
-	"os/exec"
 	"testing"
 	"time"
 
@@ -18,10 +18,8 @@ import (
 // where .ci/run installs Debian's chromium and a missing one fails.
 func chromium(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
+	if p, err := findChromium(); err == nil {
+		return p
 	}
 	if os.Getenv("SWAY_CI") != "" {
 		t.Fatal("no Chromium on this CI machine: .ci/run installs Debian's chromium")
@@ -115,4 +113,47 @@ func absDiff(a, b uint32) uint32 {
 		return a - b
 	}
 	return b - a
+}
+
+// sway record writes a GIF of the viewer: as many frames as asked, each
+// of the size asked, showing more than the background.
+func TestRecordWritesAGIF(t *testing.T) {
+	chromium(t)
+	out := t.TempDir() + "/view.gif"
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"record", "-out", out, "-frames", "3", "-every", "50ms", "-width", "160", "-height", "120"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	g, err := gif.DecodeAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Image) != 3 {
+		t.Fatalf("%d frames, want 3", len(g.Image))
+	}
+	for i, im := range g.Image {
+		if b := im.Bounds(); b.Dx() != 160 || b.Dy() != 120 {
+			t.Fatalf("frame %d is %v, want 160x120", i, b)
+		}
+	}
+	if colours := len(usedColours(g.Image[2])); colours < 8 {
+		t.Fatalf("the last frame uses %d colours: nothing was drawn", colours)
+	}
+	if code := run([]string{"record", "-frames", "0"}, &stdout, &stderr); code != 2 {
+		t.Fatalf("-frames 0: exit %d, want 2", code)
+	}
+}
+
+// usedColours returns the palette indices a frame uses.
+func usedColours(p *image.Paletted) map[uint8]bool {
+	used := map[uint8]bool{}
+	for _, c := range p.Pix {
+		used[c] = true
+	}
+	return used
 }

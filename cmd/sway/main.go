@@ -24,6 +24,9 @@
 //	                    skinned mesh (none: the demo avatar) with sway
 //	                    driving its bones, the root on a chosen path, and
 //	                    tunes its springs live
+//	sway record [FILE] [-out GIF] [-frames N] [-every D] [-width W] [-height H] [-view Q]
+//	                    record the viewer in a headless Chromium as a GIF
+//	                    (the README's picture: -out docs/viewer.gif)
 //
 // What the loader warns about a file is never dropped: inspect lists a
 // loaded rig's warnings, trace prints them to standard error, and when a
@@ -46,6 +49,7 @@ const usage = `usage: sway inspect FILE
                   [-clip NAME | -vrma CLIP.vrma] [-in-place]
        sway demo [-out FILE]
        sway view [FILE] [-port N]
+       sway record [FILE] [-out GIF] [-frames N] [-every D] [-width W] [-height H] [-view Q]
 
   inspect   print the skeleton tree, springs (with joint limits), colliders
             and humanoid map of a .glb, .vrm or .gltf file, and its warnings
@@ -106,6 +110,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		case err != nil:
 			fmt.Fprintf(stderr, "sway demo: %v\n", err)
+			return 1
+		}
+		return 0
+	case "record":
+		err := record(stdout, args[1:])
+		var ue usageError
+		switch {
+		case errors.As(err, &ue):
+			fmt.Fprintf(stderr, "sway record: %v\n%s", ue.error, usage)
+			return 2
+		case err != nil:
+			fmt.Fprintf(stderr, "sway record: %v\n", err)
 			return 1
 		}
 		return 0

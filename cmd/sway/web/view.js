@@ -407,11 +407,17 @@ $("springsPause").onclick = () => send({ cmd: "springs", action: view.state && v
 $("springsReset").onclick = () => send({ cmd: "springs", action: "reset" });
 
 // The page's address can set the camera and the overlays, for recording
-// and tests: ?dist=4&yaw=0.6&pitch=0.25&follow=0&bones=1&colliders=1&mesh=0
+// and tests: ?dist=4&yaw=0.6&pitch=0.25&follow=0&bones=1&colliders=1&mesh=0&ui=0
 function fromAddress() {
   const q = new URLSearchParams(location.search);
   for (const k of ["dist", "yaw", "pitch"]) if (q.has(k) && isFinite(Number(q.get(k)))) view[k] = Number(q.get(k));
   for (const k of ["follow", "bones", "colliders", "mesh"]) if (q.has(k)) $(k).checked = q.get(k) !== "0";
+  // ui=0 hides the panel and the status line (a recording shows the scene
+  // alone); the status keeps counting for tests.
+  if (q.get("ui") === "0") {
+    $("panel").style.display = "none";
+    statusEl.style.visibility = "hidden";
+  }
 }
 
 async function start() {
