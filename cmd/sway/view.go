@@ -488,6 +488,10 @@ func newViewSim(r *sway.Rig, name string) (*viewSim, error) {
 		w.Close()
 		return nil, err
 	}
+	if err := playFirstAnimation(w, e, r, skel); err != nil {
+		w.Close()
+		return nil, err
+	}
 	h := viewHello{Type: "hello", File: name, Version: r.Version.String(), Follow: -1, Paths: viewPaths,
 		Warnings: r.Warnings, Limits: viewLimits{MaxTimeScale: maxTimeScale, Hz: viewHz}}
 	jointOf := map[int]int{} // bone -> first joint showing it
@@ -785,4 +789,27 @@ func viewRoot(path string, t float64) sway.Transform {
 		return yaw(mgl32.Vec3{}, 0)
 	}
 	return sway.Identity()
+}
+
+// playFirstAnimation plays the file's first animation on e, looping, in
+// place of the rest pose (the demo avatar's "Walk"); a file without
+// animations keeps its rest pose.
+func playFirstAnimation(w *sway.World, e arche.Entity, r *sway.Rig, skel *sway.Skeleton) error {
+	if len(r.Animations) == 0 {
+		return nil
+	}
+	desc, err := r.Clip(0, skel, true)
+	if err != nil {
+		return err
+	}
+	clip, err := w.AddClip(desc)
+	if err != nil {
+		return err
+	}
+	space, err := w.AddBlendSpace(sway.BlendSpaceDesc{Kind: sway.Blend1D, Clips: []sway.ClipID{clip}, Thresholds: []float32{0}})
+	if err != nil {
+		return err
+	}
+	_, err = w.Animation().Add(e, space, sway.DefaultAnimSettings())
+	return err
 }

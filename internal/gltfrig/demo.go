@@ -725,5 +725,77 @@ func DemoAvatar() ([]byte, error) {
 			"lookAt": corpusObj{"type": "bone", "offsetFromHeadBone": c32v([3]float64{0, 0.1, 0.11})}},
 		"VRMC_springBone": corpusObj{"specVersion": "1.0", "colliders": colliders, "colliderGroups": groups, "springs": springs},
 	}
+	demoWalk(doc, idx, r)
 	return corpusGLB(doc)
+}
+
+// DemoWalkKeys is the number of keys of the demo avatar's "Walk" (one
+// second at 30 keys per second, the first key repeated last).
+const DemoWalkKeys = 31
+
+// demoWalk adds "Walk": a one-second walking loop on the spot, LINEAR at
+// 30 keys per second, as Blender writes an action: the arms lowered from
+// the T-pose and swinging, the legs swinging and the knees bending in
+// turn, the hips bobbing twice a cycle.
+func demoWalk(doc *gltf.Document, idx map[string]int, r *demoRig) {
+	times := make([]float32, DemoWalkKeys)
+	for k := range times {
+		times[k] = float32(k) / 30
+	}
+	in := modeler.WriteAccessor(doc, gltf.TargetNone, times)
+	doc.Accessors[in].Min, doc.Accessors[in].Max = []float64{0}, []float64{1}
+	a := &gltf.Animation{Name: "Walk"}
+	quat := func(axis dvec, deg float64) [4]float32 {
+		s, c := math.Sincos(rad(deg) / 2)
+		return [4]float32{float32(axis[0] * s), float32(axis[1] * s), float32(axis[2] * s), float32(c)}
+	}
+	rotate := func(node string, at func(u float64) [4]float32) {
+		keys := make([][4]float32, DemoWalkKeys)
+		for k := range keys {
+			keys[k] = at(float64(k) / (DemoWalkKeys - 1))
+		}
+		a.Samplers = append(a.Samplers, &gltf.AnimationSampler{Input: in, Output: modeler.WriteAccessor(doc, gltf.TargetNone, keys), Interpolation: gltf.InterpolationLinear})
+		a.Channels = append(a.Channels, &gltf.AnimationChannel{Sampler: len(a.Samplers) - 1,
+			Target: gltf.AnimationChannelTarget{Node: gltf.Index(idx[node]), Path: gltf.TRSRotation}})
+	}
+	swing := func(u float64) float64 { return math.Sin(2 * math.Pi * u) }
+	for _, side := range []struct {
+		s    string
+		sign float64
+	}{{"L", 1}, {"R", -1}} {
+		sd := side
+		rotate("J_Bip_"+sd.s+"_UpperArm", func(u float64) [4]float32 {
+			// Down 70 degrees about the forward axis, then a swing about
+			// the left-right axis against the leg of the same side.
+			down := quat(dvec{0, 0, 1}, -70*sd.sign)
+			fwd := quat(dvec{1, 0, 0}, 20*sd.sign*swing(u))
+			return mulQ(fwd, down)
+		})
+		rotate("J_Bip_"+sd.s+"_UpperLeg", func(u float64) [4]float32 { return quat(dvec{1, 0, 0}, -25*sd.sign*swing(u)) })
+		rotate("J_Bip_"+sd.s+"_LowerLeg", func(u float64) [4]float32 {
+			return quat(dvec{1, 0, 0}, 35*math.Max(0, sd.sign*swing(u+0.25)))
+		})
+	}
+	hips := [3]float64(r.at("J_Bip_C_Hips").Sub(r.at(r.bones[r.index["J_Bip_C_Hips"]].parent)))
+	pos := make([][3]float32, DemoWalkKeys)
+	for k := range pos {
+		u := float64(k) / (DemoWalkKeys - 1)
+		pos[k] = [3]float32{float32(hips[0]), float32(hips[1] + 0.015*math.Cos(4*math.Pi*u)), float32(hips[2])}
+	}
+	a.Samplers = append(a.Samplers, &gltf.AnimationSampler{Input: in, Output: modeler.WriteAccessor(doc, gltf.TargetNone, pos), Interpolation: gltf.InterpolationLinear})
+	a.Channels = append(a.Channels, &gltf.AnimationChannel{Sampler: len(a.Samplers) - 1,
+		Target: gltf.AnimationChannelTarget{Node: gltf.Index(idx["J_Bip_C_Hips"]), Path: gltf.TRSTranslation}})
+	doc.Animations = append(doc.Animations, a)
+}
+
+// mulQ is the product a·b of two rotations written x, y, z, w.
+func mulQ(a, b [4]float32) [4]float32 {
+	ax, ay, az, aw := float64(a[0]), float64(a[1]), float64(a[2]), float64(a[3])
+	bx, by, bz, bw := float64(b[0]), float64(b[1]), float64(b[2]), float64(b[3])
+	return [4]float32{
+		float32(aw*bx + ax*bw + ay*bz - az*by),
+		float32(aw*by - ax*bz + ay*bw + az*bx),
+		float32(aw*bz + ax*by - ay*bx + az*bw),
+		float32(aw*bw - ax*bx - ay*by - az*bz),
+	}
 }
