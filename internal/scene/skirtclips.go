@@ -316,13 +316,21 @@ func (s *Scene) BuildSkirt(w *sway.World, ents []ecs.Entity, chainSeed int64, sp
 	rng := rand.New(rand.NewSource(chainSeed))
 	earrings := EarringSpecs()
 	for i, e := range ents {
-		if _, err := AddSkirtChains(w, e, rng, nil, s.skirt); err != nil {
+		chains, err := AddSkirtChains(w, e, rng, nil, s.skirt)
+		if err != nil {
 			return err
 		}
 		if _, err := w.SimpleSprings().Add(e, earrings); err != nil {
 			return err
 		}
 		if _, err := w.Animation().Add(e, space, s.SkirtAnimSettings(i)); err != nil {
+			return err
+		}
+		// The chains started from the rest pose when added; the first
+		// frame puts the character wherever its schedule starts (a leg
+		// lifted, or seated). Reset starts them from that frame's pose
+		// instead, as a game does for a character it spawns mid-motion.
+		if err := chains.Reset(); err != nil {
 			return err
 		}
 	}
