@@ -396,8 +396,12 @@ func (w *World) SetReference(p mgl32.Vec3) error {
 // ChainLinkSettings are the parameters of the links between a character's
 // chains (see ChainLinks; units and ranges in chain.LinkSettings):
 // Compliance in metres per newton (XPBD, each particle weighing 1 kg; 0:
-// rigid), Iterations per sub-step (0..16, 0 meaning 1), MaxStretch and
-// MaxCompression as fractions of a link's target length (0: no limit).
+// rigid), Iterations: rounds per sub-step of links, limits, link
+// collision and the chains' own lengths and colliders (0..16, 0 meaning
+// 1), MaxStretch and MaxCompression as fractions of a link's target
+// length (0: no limit), SegmentCollision: the segment between a link's
+// particles kept out of the first chain's spheres and capsules (default
+// false).
 type ChainLinkSettings = chain.LinkSettings
 
 // ChainLinks link a character's chains side by side, so that a skirt's

@@ -153,10 +153,11 @@ const (
 )
 
 // SkirtLinkSettings are the links between neighbouring strands: stiff
-// (1e-4 m/N), two iterations per sub-step, and a neighbour distance held
-// within 8 % of the animated pose's.
+// (1e-4 m/N), two rounds per sub-step, a neighbour distance held within
+// 8 % of the animated pose's, and the links' segments kept out of the
+// legs (so that a thigh cannot lift between two strands).
 func SkirtLinkSettings() sway.ChainLinkSettings {
-	return sway.ChainLinkSettings{Compliance: 1e-4, Iterations: 2, MaxStretch: 0.08, MaxCompression: 0.08}
+	return sway.ChainLinkSettings{Compliance: 1e-4, Iterations: 2, MaxStretch: 0.08, MaxCompression: 0.08, SegmentCollision: true}
 }
 
 // ConfigureSkirt is called once per skirt character after its chains are

@@ -65,6 +65,20 @@ type sphere struct {
 	open          bool
 }
 
+// far reports whether a particle of radius r at x (or a segment's
+// bounding sphere: its middle, half its length plus the radius) is out of
+// the sphere's reach, with refineGrow's margin over rounding: then no push
+// of the shape moves it. False for an open sphere, and for a position or
+// sphere that is not finite (the push then decides, as without the test).
+func (b *sphere) far(x0, x1, x2, r float32) bool {
+	if b.open {
+		return false
+	}
+	d0, d1, d2 := x0-b.c0, x1-b.c1, x2-b.c2
+	lim := (b.r + r) * refineGrow
+	return dot3(d0, d1, d2) > lim*lim
+}
+
 // sphereOf returns s's bounding sphere.
 func sphereOf(s *collide.Shape, inf float32) sphere {
 	if s.Bound == collide.Inside || s.Kind == collide.Plane {

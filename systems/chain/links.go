@@ -1,6 +1,8 @@
 package chain
 
 import (
+	"math"
+
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/sway-anim/sway/internal/check"
@@ -17,22 +19,29 @@ import (
 // animated pose of the frame (as a chain's own bones keep their animated
 // lengths), so that an animation that opens a skirt opens the links with
 // it. Each sub-step, after every linked chain has been stepped (integrated,
-// constrained and pushed out of its colliders), the links are solved in
-// Gauss-Seidel order for LinkSettings.Iterations, XPBD-style: particles
+// constrained and pushed out of its colliders), LinkSettings.Iterations
+// times: the links are solved in one Gauss-Seidel pass, XPBD-style
+// (below), their stretch and compression limits enforced, their segments
+// pushed out of the colliders (LinkSettings.SegmentCollision; see
+// "Collision along links"), and each linked chain walked from its root
+// again (below). Particles
 // weigh 1 kg each (a root, which follows the animation, is immovable), and
 // a link of compliance α (m/N) acts as a spring of stiffness 1/α N/m, its
 // correction per iteration
 //
 //	Δλ = (-C - α̃λ) / (w_a + w_b + α̃),   α̃ = α/h²,   C = |x_a - x_b| - d,
 //
-// with λ starting at 0 each sub-step and h the sub-step in seconds. With
-// α = 0 the links are rigid: one iteration meets a lone link's target
-// exactly, links that share particles converge toward theirs with more
-// iterations. Then the stretch and
+// with λ starting at 0 each sub-step (it accumulates over the iterations)
+// and h the sub-step in seconds. With α = 0 the links are rigid: one
+// iteration meets a lone link's target exactly, links that share
+// particles converge toward theirs with more iterations. The stretch and
 // compression limits are enforced exactly (as a rigid link would), and
-// each linked chain is walked from its root again: every particle put back
-// at its animated bone length from its parent and pushed out of its
-// colliders (so the chain's lengths and colliders win over the links).
+// the walk from the root puts every particle back at its animated bone
+// length from its parent and pushes it out of its colliders (so at the
+// end of a sub-step the chain's lengths and colliders win over the
+// links). Iterating the whole round, not the links alone, is what lets
+// links and colliders agree: a leg pushes a strand out, the links bring
+// its neighbours along, the next round pushes those out in turn.
 //
 // How much the result depends on the sub-step count: with α > 0, the
 // links' stiffness in N/m does not depend on h (that is the point of
@@ -53,13 +62,22 @@ type LinkSettings struct {
 	// newton (XPBD's α; particles weigh 1 kg): >= 0, 0 (the default) for
 	// rigid links. 1e-4 is a stiff link (10 kN/m), 1e-2 a soft one.
 	Compliance float32
-	// Iterations is how many times per sub-step every link is solved:
-	// 0..MaxLinkIterations, 0 meaning 1.
+	// Iterations is how many rounds per sub-step solve the links, enforce
+	// their limits, collide their segments and walk the linked chains
+	// again (see "Links between chains"): 0..MaxLinkIterations, 0
+	// meaning 1. Each round costs about a scalar chain step.
 	Iterations int
 	// MaxStretch and MaxCompression limit a link's length to
 	// [d(1-MaxCompression), d(1+MaxStretch)] after the iterations, d its
 	// target: fractions, >= 0 (MaxCompression < 1); 0 means no limit.
 	MaxStretch, MaxCompression float32
+	// SegmentCollision keeps the segment between a link's two particles
+	// (a capsule of their mean radius, metres) out of the first chain's
+	// Outside sphere and capsule colliders, after the links of each
+	// sub-step are solved: both particles move (a root does not), so
+	// that a leg cannot pass between two neighbouring strands (see
+	// "Collision along links"). Default false.
+	SegmentCollision bool
 }
 
 // MaxLinkIterations is the most LinkSettings.Iterations accepts.
@@ -197,6 +215,10 @@ type LinkScratch struct {
 	has   []bool // per chain: it has a link this frame
 	ck    []chainLinks
 	fin   []bool // per chain: finite after StepLinked
+	// bs are the shapes' bounding spheres this frame: restore and
+	// collideLinks skip a collider whose sphere a particle or segment
+	// cannot reach (the push would leave it where it is).
+	bs []sphere
 }
 
 // chainLinks is what a chain's links share in a frame: compliance over
@@ -208,8 +230,10 @@ type chainLinks struct{ at, inv1, inv2 float32 }
 // XPBD's multiplier and the sub-steps both chains run.
 type linkAct struct {
 	ia, ib         int32
+	ca             int32 // the first chain, whose colliders the link's segment meets
 	wa, wb         float32
 	d, at, inv, lm float32
+	r              float32 // the segment's radius: the particles' mean, metres
 	steps          int8
 }
 
@@ -259,6 +283,11 @@ func StepLinked(rest, sim *Particles, cs []Chain, steps []int8, pose *Pose, shap
 	act := l.act[:0]
 	if nsub > 0 {
 		act = l.frame(cs[:n], links, dt)
+		l.bs = resize(l.bs, len(shapes))
+		inf := float32(math.Inf(1))
+		for i := range shapes {
+			l.bs[i] = sphereOf(&shapes[i], inf)
+		}
 	}
 	for sub := range nsub {
 		for k := range n {
@@ -266,7 +295,15 @@ func StepLinked(rest, sim *Particles, cs []Chain, steps []int8, pose *Pose, shap
 				step(&l.views[k], &cs[k], sub, shapes, l.an[l.off[k]:l.off[k+1]])
 			}
 		}
-		if solveLinks(sim.Pos, act, &links.Settings, sub) {
+		if !beginLinks(act, sub) {
+			continue
+		}
+		for range max(links.Settings.Iterations, 1) {
+			solveLinks(sim.Pos, act, sub)
+			limitLinks(sim.Pos, act, &links.Settings, sub)
+			if links.Settings.SegmentCollision {
+				collideLinks(sim.Pos, act, cs[:n], shapes, l.bs, sub)
+			}
 			for k := range n {
 				if int(l.run[k]) > sub && l.has[k] {
 					l.restore(&cs[k], &l.views[k], l.an[l.off[k]:l.off[k+1]], shapes)
@@ -366,7 +403,8 @@ func (l *LinkScratch) frame(cs []Chain, links *Linked, dt float32) []linkAct {
 		k := linkAct{
 			ia: int32(cs[ln.CA].First) + ln.PA, ib: int32(cs[ln.CB].First) + ln.PB,
 			wa: massInv(ln.PA), wb: massInv(ln.PB),
-			d: sqrt32(dot3(d0, d1, d2)), steps: min(l.run[ln.CA], l.run[ln.CB]),
+			d: sqrt32(dot3(d0, d1, d2)), steps: min(l.run[ln.CA], l.run[ln.CB]), ca: ln.CA,
+			r: 0.5 * (radiusOf(&cs[ln.CA], ln.PA) + radiusOf(&cs[ln.CB], ln.PB)),
 		}
 		ck := &l.ck[ln.CA]
 		k.at = ck.at
@@ -395,29 +433,34 @@ func subSeconds(c *Chain, dt float32) float32 {
 	return dt
 }
 
-// solveLinks solves the links act whose chains both run sub-step sub on
-// the positions pos, and reports whether any did.
-func solveLinks(pos []mgl32.Vec3, act []linkAct, s *LinkSettings, sub int) bool {
-	iters := max(s.Iterations, 1)
+// beginLinks starts sub-step sub: XPBD's multipliers back to 0. It
+// reports whether any link's chains both run the sub-step.
+func beginLinks(act []linkAct, sub int) bool {
 	any := false
 	for i := range act {
 		act[i].lm = 0
 		any = any || int(act[i].steps) > sub
 	}
-	if !any {
-		return false
-	}
-	for range iters {
-		for i := range act {
-			k := &act[i]
-			if int(k.steps) <= sub {
-				continue
-			}
-			k.lm += linkOnce(&pos[k.ia], &pos[k.ib], k.wa, k.wb, k.d, k.at, k.inv, k.lm)
+	return any
+}
+
+// solveLinks makes one Gauss-Seidel pass over the links act whose chains
+// both run sub-step sub, on the positions pos.
+func solveLinks(pos []mgl32.Vec3, act []linkAct, sub int) {
+	for i := range act {
+		k := &act[i]
+		if int(k.steps) <= sub {
+			continue
 		}
+		k.lm += linkOnce(&pos[k.ia], &pos[k.ib], k.wa, k.wb, k.d, k.at, k.inv, k.lm)
 	}
+}
+
+// limitLinks puts every link of act whose chains both run sub-step sub
+// back within its stretch and compression limits, exactly.
+func limitLinks(pos []mgl32.Vec3, act []linkAct, s *LinkSettings, sub int) {
 	if s.MaxStretch <= 0 && s.MaxCompression <= 0 {
-		return true
+		return
 	}
 	for i := range act {
 		k := &act[i]
@@ -444,7 +487,6 @@ func solveLinks(pos []mgl32.Vec3, act []linkAct, s *LinkSettings, sub int) bool 
 			linkOnce(xa, xb, k.wa, k.wb, lo, 0, 1/w, 0)
 		}
 	}
-	return true
 }
 
 // massInv is a particle's inverse mass: 0 for a root (it follows the
@@ -492,16 +534,22 @@ func (l *LinkScratch) restore(c *Chain, p *Particles, an []animated, shapes []co
 		v := mgl32.Vec3{x0, x1, x2}
 		r := pk[i*ps].r
 		for _, s := range c.Colliders {
-			if uint(s) < uint(len(shapes)) && collide.Push(&v, r, &shapes[s]) {
+			if uint(s) < uint(len(shapes)) && !l.bs[s].far(v[0], v[1], v[2], r) && collide.Push(&v, r, &shapes[s]) {
 				p.Collided[i] = true
 			}
 		}
 		if c.Settings.SegmentCollision {
+			// The segment's bounding sphere: its middle, half its
+			// length plus the particle's radius.
+			m0, m1, m2, h := midHalf(v, pj)
 			for _, s := range c.Colliders {
-				if uint(s) < uint(len(shapes)) {
+				if uint(s) < uint(len(shapes)) && !l.bs[s].far(m0, m1, m2, h+r) {
 					var hit bool
 					v[0], v[1], v[2], hit = segPush(&shapes[s], v[0], v[1], v[2], pj[0], pj[1], pj[2], r, ka)
-					p.Collided[i] = p.Collided[i] || hit
+					if hit {
+						p.Collided[i] = true
+						m0, m1, m2, h = midHalf(v, pj)
+					}
 				}
 			}
 		}
@@ -511,4 +559,15 @@ func (l *LinkScratch) restore(c *Chain, p *Particles, an []animated, shapes []co
 		}
 		*x = v
 	}
+}
+
+// radiusOf is particle p's collision radius in chain c (metres, the
+// object scale applied), 0 when p is out of range.
+func radiusOf(c *Chain, p int32) float32 {
+	pk := c.packs()
+	ps := paramStride(len(pk))
+	if i := int(p) * ps; i < len(pk) {
+		return pk[i].r
+	}
+	return 0
 }

@@ -170,3 +170,98 @@ func TestLinkSettingsValidate(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A link's segment across a sphere of radius 0.1 m at the origin, its
+// particles at x = ±0.2 m and y = 0.05 m, radius 1 cm: the nearest point
+// is the middle (t = 0.5), 0.05 m from the centre, 0.06 m inside the
+// 0.11 m limit. D = (1-t)² + t² = 0.5 for two free particles, so each
+// moves by 0.06·0.5/0.5 = 0.06 m up, and the segment ends at 0.11 m.
+// With particle a a root (inverse mass 0), D = 0.25 and b alone moves by
+// 0.06·0.5/0.25 = 0.12 m: the middle again rises by 0.06 m.
+func TestLinkSegmentPushByHand(t *testing.T) {
+	ball := collide.Shape{Kind: collide.Sphere, RA: 0.1, RB: 0.1}
+	a, b := mgl32.Vec3{-0.2, 0.05, 0}, mgl32.Vec3{0.2, 0.05, 0}
+	if !linkSegPush(&ball, &a, &b, 1, 1, 0.01) {
+		t.Fatal("no touch reported")
+	}
+	assertVec(t, "a", a, mgl32.Vec3{-0.2, 0.11, 0}, 1e-6)
+	assertVec(t, "b", b, mgl32.Vec3{0.2, 0.11, 0}, 1e-6)
+
+	a, b = mgl32.Vec3{-0.2, 0.05, 0}, mgl32.Vec3{0.2, 0.05, 0}
+	linkSegPush(&ball, &a, &b, 0, 1, 0.01)
+	assertVec(t, "root", a, mgl32.Vec3{-0.2, 0.05, 0}, 0)
+	// The first push puts b at y = 0.17; the tilted segment's nearest
+	// point then moves and the second push finishes the job.
+	if d := segDist(mgl32.Vec3{}, a, b); d < 0.11-1e-4 {
+		t.Errorf("segment %v from the centre, want 0.11 (within 0.1 mm after two pushes)", d)
+	}
+	if b[1] < 0.17-1e-6 {
+		t.Errorf("b at %v, want y >= 0.17", b)
+	}
+	// Two roots: nothing moves.
+	a, b = mgl32.Vec3{-0.2, 0.05, 0}, mgl32.Vec3{0.2, 0.05, 0}
+	if linkSegPush(&ball, &a, &b, 0, 0, 0.01) {
+		t.Error("two roots moved")
+	}
+	// Clear of the sphere: untouched.
+	a, b = mgl32.Vec3{-0.2, 0.2, 0}, mgl32.Vec3{0.2, 0.2, 0}
+	if linkSegPush(&ball, &a, &b, 1, 1, 0.01) || a[1] != 0.2 || b[1] != 0.2 {
+		t.Error("a clear segment moved")
+	}
+}
+
+// segDist is the distance from c to the segment a→b (float64).
+func segDist(c, a, b mgl32.Vec3) float64 {
+	ab, ac := b.Sub(a), c.Sub(a)
+	t := float64(ac.Dot(ab)) / float64(ab.Dot(ab))
+	t = math.Max(0, math.Min(1, t))
+	p := [3]float64{}
+	for i := range p {
+		p[i] = float64(a[i]) + t*float64(ab[i]) - float64(c[i])
+	}
+	return math.Sqrt(p[0]*p[0] + p[1]*p[1] + p[2]*p[2])
+}
+
+// A short capsule (radius 3 cm) along X between two linked strands 0.2 m
+// apart, from x = -0.05 to 0.05 m at the tips' height, 2 cm behind them:
+// the tips are 5.4 cm from its ends and the strands' own segments 5 cm
+// away, so neither touches it, but the link between the tips passes 2 cm
+// from its axis, 1 cm inside. With LinkSettings.SegmentCollision one step
+// pushes the tips forward (+Z; the length pass then keeps them on their
+// bones) until the link clears the capsule.
+func TestStepLinkedLinkSegmentCollision(t *testing.T) {
+	cap := collide.Shape{Kind: collide.Capsule, A: mgl32.Vec3{-0.05, -0.2, -0.02}, B: mgl32.Vec3{0.05, -0.2, -0.02}, RA: 0.03, RB: 0.03}
+	for _, on := range []bool{false, true} {
+		r, pool, cs := twoStrands(0.2)
+		for k := range cs {
+			cs[k].Colliders = []int32{0}
+		}
+		l := &Linked{Settings: LinkSettings{Iterations: 1, SegmentCollision: on}}
+		l.Links, _ = LinkChains(cs, [][]int32{pool.Parent[:3], pool.Parent[3:]}, nil, [][]int{{0, 1}}, false)
+		var sc LinkScratch
+		r.animate()
+		steps := make([]int8, 2)
+		for k := range cs {
+			steps[k] = int8(Prepare(cs[k].Particles(pool), &cs[k], r.pose, &r.obj))
+		}
+		StepLinked(pool, pool, cs, steps, &r.pose, []collide.Shape{cap}, l, &sc, r.obj.Dt)
+		ta, tb := pool.Pos[cs[0].First+2], pool.Pos[cs[1].First+2]
+		// The link is parallel to the capsule's axis (y = -0.2, z = -0.02).
+		d := segDist(mgl32.Vec3{0, -0.2, -0.02}, ta, tb)
+		if !on {
+			if math.Abs(d-0.02) > 1e-4 {
+				t.Errorf("off: link %v from the axis, want 0.02 (inside the 0.03 capsule)", d)
+			}
+			continue
+		}
+		if d < 0.03-1e-4 {
+			t.Errorf("on: link %v from the axis, want 0.03", d)
+		}
+		// Parallel to the axis, the nearest point is not unique and the
+		// first push is shared unevenly (the second evens out): both
+		// tips go forward, together by about 2 cm.
+		if ta[2] < 0.005 || tb[2] < 0.005 || math.Abs(float64(ta[2]+tb[2])-0.02) > 0.003 {
+			t.Errorf("on: tips at %v and %v, want both pushed forward, by about 1 cm each", ta, tb)
+		}
+	}
+}

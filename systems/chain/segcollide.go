@@ -153,3 +153,88 @@ func clamp01(x float32) float32 {
 	}
 	return x
 }
+
+// Collision along links (LinkSettings.SegmentCollision): after the links
+// of a sub-step are solved, the segment between each link's two particles
+// (a capsule of their mean radius) is pushed out of the first chain's
+// Outside spheres and capsules, as a chain's own segments are: the point
+// of the segment nearest the collider's axis, at t from particle a, moves
+// out by the penetration, shared between the two particles by their
+// inverse masses and their nearness to it (XPBD's point-on-segment
+// correction: a moves by w_a(1-t)/D, b by w_b t/D of the push, D =
+// w_a(1-t)² + w_b t²), segIters times per collider. Without it a leg
+// lifting between two strands holds them apart while the links pull them
+// together: a strand's own collision then wins, and the neighbour distance
+// stretches (see docs/performance.md, the skirt rig).
+
+// collideLinks pushes the segments of the links act whose chains both run
+// sub-step sub out of their first chain's colliders.
+// bs are the shapes' bounding spheres: a collider whose sphere the link's
+// segment cannot reach is skipped.
+func collideLinks(pos []mgl32.Vec3, act []linkAct, cs []Chain, shapes []collide.Shape, bs []sphere, sub int) {
+	for i := range act {
+		k := &act[i]
+		if int(k.steps) <= sub || !(k.wa+k.wb > 0) {
+			continue
+		}
+		xa, xb := &pos[k.ia], &pos[k.ib]
+		m0, m1, m2, h := midHalf(*xa, *xb)
+		for _, s := range cs[k.ca].Colliders {
+			if uint(s) < uint(len(shapes)) && !bs[s].far(m0, m1, m2, h+k.r) {
+				if linkSegPush(&shapes[s], xa, xb, k.wa, k.wb, k.r) {
+					m0, m1, m2, h = midHalf(*xa, *xb)
+				}
+			}
+		}
+	}
+}
+
+// midHalf returns the middle of the segment a→b and half its length.
+func midHalf(a, b mgl32.Vec3) (m0, m1, m2, h float32) {
+	d0, d1, d2 := b[0]-a[0], b[1]-a[1], b[2]-a[2]
+	return a[0] + float32(d0*0.5), a[1] + float32(d1*0.5), a[2] + float32(d2*0.5), float32(0.5 * sqrt32(dot3(d0, d1, d2)))
+}
+
+// linkSegPush pushes the segment from xa to xb (radius r, inverse masses
+// wa and wb, not both 0) out of shape s, an Outside sphere or capsule
+// (others are left alone), and reports whether it touched.
+func linkSegPush(s *collide.Shape, xa, xb *mgl32.Vec3, wa, wb, r float32) bool {
+	if s.Bound != collide.Outside || (s.Kind != collide.Sphere && s.Kind != collide.Capsule) {
+		return false
+	}
+	a, b := s.A, s.B
+	if s.Kind == collide.Sphere {
+		b = a
+	}
+	touched := false
+	for range segIters {
+		t, u, c0, c1, c2, q0, q1, q2 := nearestOnSegments(xa[0], xa[1], xa[2], xb[0], xb[1], xb[2], a, b)
+		lim := s.RA + float32((s.RB-s.RA)*u) + r
+		d0, d1, d2 := q0-c0, q1-c1, q2-c2
+		l2 := dot3(d0, d1, d2)
+		if !(l2 < lim*lim) {
+			break
+		}
+		var n0, n1, n2 float32
+		l := sqrt32(l2)
+		if l2 > mathx.Epsilon {
+			n0, n1, n2 = d0/l, d1/l, d2/l
+		} else {
+			// On the axis: push across the segment and the axis.
+			sg, ax := xb.Sub(*xa), b.Sub(a)
+			w := mathx.NormalizeOr(sg.Cross(ax), mathx.AnyPerpendicular(sg))
+			n0, n1, n2 = w[0], w[1], w[2]
+		}
+		ta, tb := 1-t, t
+		den := float32(wa*float32(ta*ta)) + float32(wb*float32(tb*tb))
+		if !(den > mathx.Epsilon) {
+			break // the nearest point is on a root: the root's segment pushes
+		}
+		m := (lim - l) / den
+		ma, mb := float32(m*float32(wa*ta)), float32(m*float32(wb*tb))
+		xa[0], xa[1], xa[2] = xa[0]+float32(n0*ma), xa[1]+float32(n1*ma), xa[2]+float32(n2*ma)
+		xb[0], xb[1], xb[2] = xb[0]+float32(n0*mb), xb[1]+float32(n1*mb), xb[2]+float32(n2*mb)
+		touched = true
+	}
+	return touched
+}
