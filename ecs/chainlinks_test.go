@@ -18,7 +18,8 @@ func hairRing(t testing.TB, w *sway.World, ents []arche.Entity, alternate bool) 
 			continue
 		}
 		l := sway.ChainLinks{Rings: [][]int{{0, 1, 2, 3, 4, 5, 6, 7}}, Diagonal: true,
-			ChainLinkSettings: sway.ChainLinkSettings{Compliance: 1e-4, Iterations: 2, MaxStretch: 0.2}}
+			ChainLinkSettings: sway.ChainLinkSettings{Compliance: 1e-4, Iterations: 2, MaxStretch: 0.2,
+				SegmentCollision: i%4 == 0}} // some with collision along the links
 		if err := w.Chains().Of(e).SetLinks(l); err != nil {
 			t.Fatal(err)
 		}
