@@ -63,34 +63,12 @@ func segPush(s *collide.Shape, x0, x1, x2, p0, p1, p2, r float32, ka *animated) 
 		return x0, x1, x2, false
 	}
 	touched := false
-	a, b := s.A, s.B
-	if s.Kind == collide.Sphere {
-		b = a
-	}
 	for range segIters {
-		// The nearest points of the segment p + t(x-p) and the axis
-		// a + u(b-a).
-		t, u, c0, c1, c2, q0, q1, q2 := nearestOnSegments(p0, p1, p2, x0, x1, x2, a, b)
-		if t < segMinT {
+		t, n0, n1, n2, depth, hit := segPenetration(s, p0, p1, p2, x0, x1, x2, r)
+		if !hit || t < segMinT {
 			break
 		}
-		lim := s.RA + float32((s.RB-s.RA)*u) + r
-		d0, d1, d2 := q0-c0, q1-c1, q2-c2
-		l2 := dot3(d0, d1, d2)
-		if !(l2 < lim*lim) {
-			break
-		}
-		var n0, n1, n2 float32
-		l := sqrt32(l2)
-		if l2 > mathx.Epsilon {
-			n0, n1, n2 = d0/l, d1/l, d2/l
-		} else {
-			// On the axis: push across the segment and the axis.
-			sg, ax := mgl32.Vec3{x0 - p0, x1 - p1, x2 - p2}, b.Sub(a)
-			w := mathx.NormalizeOr(sg.Cross(ax), mathx.AnyPerpendicular(sg))
-			n0, n1, n2 = w[0], w[1], w[2]
-		}
-		m := (lim - l) / t
+		m := depth / t
 		x0, x1, x2 = x0+float32(n0*m), x1+float32(n1*m), x2+float32(n2*m)
 		x0, x1, x2 = keepLength3(x0, x1, x2, p0, p1, p2, ka.o0, ka.o1, ka.o2, ka.rl)
 		touched = true
@@ -101,6 +79,36 @@ func segPush(s *collide.Shape, x0, x1, x2, p0, p1, p2, r float32, ka *animated) 
 		x0, x1, x2 = v[0], v[1], v[2]
 	}
 	return x0, x1, x2, touched
+}
+
+// segPenetration returns how the segment from p to x (radius r) goes
+// into shape s, an Outside sphere or capsule: t, the parameter along p→x
+// of its point nearest the axis, n the unit direction out (across the
+// segment and the axis when that point is on the axis) and depth, how
+// far that point must move along n to clear; hit is false when it is
+// clear.
+func segPenetration(s *collide.Shape, p0, p1, p2, x0, x1, x2, r float32) (t, n0, n1, n2, depth float32, hit bool) {
+	a, b := s.A, s.B
+	if s.Kind == collide.Sphere {
+		b = a
+	}
+	// The nearest points of the segment p + t(x-p) and the axis
+	// a + u(b-a).
+	t, u, c0, c1, c2, q0, q1, q2 := nearestOnSegments(p0, p1, p2, x0, x1, x2, a, b)
+	lim := s.RA + float32((s.RB-s.RA)*u) + r
+	d0, d1, d2 := q0-c0, q1-c1, q2-c2
+	l2 := dot3(d0, d1, d2)
+	if !(l2 < lim*lim) {
+		return t, 0, 0, 0, 0, false
+	}
+	l := sqrt32(l2)
+	if l2 > mathx.Epsilon {
+		return t, d0 / l, d1 / l, d2 / l, lim - l, true
+	}
+	// On the axis: push across the segment and the axis.
+	sg, ax := mgl32.Vec3{x0 - p0, x1 - p1, x2 - p2}, b.Sub(a)
+	w := mathx.NormalizeOr(sg.Cross(ax), mathx.AnyPerpendicular(sg))
+	return t, w[0], w[1], w[2], lim - l, true
 }
 
 // nearestOnSegments returns the parameters t (on p→x) and u (on a→b) of
@@ -202,35 +210,18 @@ func linkSegPush(s *collide.Shape, xa, xb *mgl32.Vec3, wa, wb, r float32) bool {
 	if s.Bound != collide.Outside || (s.Kind != collide.Sphere && s.Kind != collide.Capsule) {
 		return false
 	}
-	a, b := s.A, s.B
-	if s.Kind == collide.Sphere {
-		b = a
-	}
 	touched := false
 	for range segIters {
-		t, u, c0, c1, c2, q0, q1, q2 := nearestOnSegments(xa[0], xa[1], xa[2], xb[0], xb[1], xb[2], a, b)
-		lim := s.RA + float32((s.RB-s.RA)*u) + r
-		d0, d1, d2 := q0-c0, q1-c1, q2-c2
-		l2 := dot3(d0, d1, d2)
-		if !(l2 < lim*lim) {
+		t, n0, n1, n2, depth, hit := segPenetration(s, xa[0], xa[1], xa[2], xb[0], xb[1], xb[2], r)
+		if !hit {
 			break
-		}
-		var n0, n1, n2 float32
-		l := sqrt32(l2)
-		if l2 > mathx.Epsilon {
-			n0, n1, n2 = d0/l, d1/l, d2/l
-		} else {
-			// On the axis: push across the segment and the axis.
-			sg, ax := xb.Sub(*xa), b.Sub(a)
-			w := mathx.NormalizeOr(sg.Cross(ax), mathx.AnyPerpendicular(sg))
-			n0, n1, n2 = w[0], w[1], w[2]
 		}
 		ta, tb := 1-t, t
 		den := float32(wa*float32(ta*ta)) + float32(wb*float32(tb*tb))
 		if !(den > mathx.Epsilon) {
 			break // the nearest point is on a root: the root's segment pushes
 		}
-		m := (lim - l) / den
+		m := depth / den
 		ma, mb := float32(m*float32(wa*ta)), float32(m*float32(wb*tb))
 		xa[0], xa[1], xa[2] = xa[0]+float32(n0*ma), xa[1]+float32(n1*ma), xa[2]+float32(n2*ma)
 		xb[0], xb[1], xb[2] = xb[0]+float32(n0*mb), xb[1]+float32(n1*mb), xb[2]+float32(n2*mb)
